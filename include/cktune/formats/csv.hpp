@@ -14,13 +14,24 @@ struct CsvTable {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;   // one vector of cells per data row, each cell trimmed
   std::vector<std::uint64_t> row_lines;         // 1-based source line of each row (0 = made in memory)
+  std::uint64_t header_line = 0;                // 1-based source line of the header (0 = made in memory)
+  // 1-based character column where each cell starts in its source line (empty when made in memory), so
+  // that later checks (a non-numeric key, a bad `us`) can name file:line:col.
+  std::vector<std::vector<std::uint32_t>> cell_columns;
 
   // Index of a column, or nullopt when absent.
   std::optional<size_t> column(std::string_view name) const;
+
+  // Source line of row `row` (0 when unknown) and source column of cell (row, col) (0 when unknown).
+  std::uint64_t line_of(size_t row) const { return row < row_lines.size() ? row_lines[row] : 0; }
+  std::uint64_t column_of(size_t row, size_t col) const;
 };
 
 // Parse CSV text. Throws InputError naming source, line and column on malformed input
 // (empty file, binary data, duplicated header names, a row with fewer or more cells than the header).
+// Normalisations (docs/formats.md): a UTF-8 byte-order mark is dropped, CRLF is read as LF, blank lines
+// are skipped, spaces and tabs around every cell are stripped. Quoted cells are rejected: AITER never
+// writes them and a comma inside a cell would break AITER's own reader.
 CsvTable parse_csv(std::string_view text, const std::string& source);
 
 // read_input + parse_csv.
