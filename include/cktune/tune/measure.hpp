@@ -1,0 +1,46 @@
+#pragma once
+// The one measurement routine. Everything that times a kernel goes through measure(); its protocol is
+// written into every output so each number can be reproduced.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cktune {
+
+class Instance;
+class Workload;
+
+struct Protocol {
+  int warmup = 5;            // untimed launches first
+  int iters = 101;           // timed launches (AITER's default)
+  double min_time_ms = 0.0;  // keep timing until this much total time, if larger than iters give
+  int max_iters = 100000;
+  int rotate = 0;            // input sets rotated through; 0 = enough to exceed the L2 (at least 2)
+  std::uint64_t seed = 0;
+  std::string timer;         // "events" (GPU) or "steady_clock" (CPU); filled by the backend
+  // "timer=events;warmup=5;iters=101;min_time_ms=0;rotate=4;stat=median;seed=0"
+  std::string describe(int sets_used) const;
+};
+
+// Times consecutive launches; the GPU timer records events in the stream and syncs in collect().
+class Timer {
+ public:
+  virtual ~Timer() = default;
+  virtual void begin(int i) = 0;
+  virtual void end(int i) = 0;
+  virtual void reserve(int n) = 0;
+  virtual std::vector<double> collect_us() = 0;  // per-iteration times in microseconds, in order
+};
+
+struct Measurement {
+  double median_us = 0, min_us = 0, p10_us = 0, p90_us = 0, mean_us = 0;
+  int iters = 0;
+  int sets = 0;
+};
+
+Measurement measure(Instance& instance, Workload& workload, Timer& timer, const Protocol& protocol);
+
+// Percentile by linear interpolation over sorted samples (p in [0,1]).
+double percentile(std::vector<double> samples, double p);
+
+}  // namespace cktune

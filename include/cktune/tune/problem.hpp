@@ -1,0 +1,40 @@
+#pragma once
+// A problem is one untuned row: the family plus its untuned key cells in AITER's column order.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cktune/formats/family.hpp"
+
+namespace cktune {
+
+struct ProblemKey {
+  Family family = Family::A8W8Blockscale;
+  std::vector<std::string> cells;  // spec(family).untuned order, canonical text (integers plain, booleans 1/0)
+
+  const std::string& get(std::string_view column) const;  // throws Error when the family has no such column
+  long get_int(std::string_view column) const;
+  long size() const { return get_int(spec(family).size_column); }  // M or token
+  // "M=1,N=2112,K=7168": readable, used in logs and progress lines.
+  std::string to_string() const;
+  // The key without the size column ("2112,7168"), for grouping by (N,K) / MoE config.
+  std::string group() const;
+  // Work in FLOPs (2·M·N·K·B for GEMMs; both MoE stages for fused MoE), for scheduling and tflops.
+  double flops() const;
+  // Bytes the problem must move at least (inputs once, output once), for bw and the roofline floor.
+  double min_bytes() const;
+
+  friend bool operator==(const ProblemKey&, const ProblemKey&) = default;
+  friend auto operator<=>(const ProblemKey&, const ProblemKey&) = default;
+};
+
+// Canonical text of one key cell (trims, integers without leading zeros/+, True/true -> 1, False -> 0).
+std::string canonical_cell(std::string_view column, std::string_view cell);
+
+// A GEMM view of a problem (B = 1 for non-batched families).
+struct GemmDims {
+  long B = 1, M = 0, N = 0, K = 0;
+};
+GemmDims gemm_dims(const ProblemKey& key);
+
+}  // namespace cktune
