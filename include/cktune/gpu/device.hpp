@@ -1,0 +1,71 @@
+#pragma once
+// What GPUs this process sees, asked in a way every translation unit can use: this header needs no
+// vendor headers, and a build without a GPU backend answers "none" with the reason instead of failing.
+// The runtime calls themselves live in src/gpu/ (the only host code that touches the GPU runtime).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cktune::gpu {
+
+struct GpuDeviceInfo {
+  int index = 0;                    // device ordinal as this process sees it (after *_VISIBLE_DEVICES)
+  std::string name;                 // "NVIDIA H100 80GB HBM3", "AMD Instinct MI300X"
+  std::string arch;                 // AITER's gfx column: "sm_90", "gfx942" (features stripped)
+  std::string arch_full;            // as the runtime reports it: "gfx942:sramecc+:xnack-", "sm_90"
+  int compute_major = 0;            // CUDA compute capability (0 on AMD)
+  int compute_minor = 0;
+  int cu_num = 0;                   // multiProcessorCount: SMs on NVIDIA, CUs on AMD
+  std::uint64_t memory_total_bytes = 0;
+  std::optional<std::uint64_t> memory_free_bytes;  // needs a context on the device; empty when not asked
+  int sm_clock_khz = 0;             // peak core clock the runtime reports (0 = not given)
+  int memory_clock_khz = 0;         // peak memory clock (0 = not given)
+  int memory_bus_width_bits = 0;
+  std::uint64_t l2_bytes = 0;
+  std::uint64_t shared_memory_per_block_optin = 0;
+  std::string pci_bus_id;           // "0000:18:00.0" (lower-case hex), for matching NVML / rocm-smi
+};
+
+// Versions of the runtime linked into this binary and of the installed driver.
+struct RuntimeVersions {
+  std::string backend;              // "cuda", "hip" or "none"
+  std::string runtime_version;      // "13.0" ("" when unknown)
+  std::string driver_version;       // highest runtime version the driver supports: "13.0" ("" when none)
+  std::string error;                // why the versions could not be read, if so
+};
+
+// "cuda", "hip" or "none": the GPU backend compiled into this build.
+std::string_view backend_name();
+
+// Number of visible devices; 0 when there is no backend, no driver or no device (never throws).
+int device_count();
+
+// Every visible device. Empty with `why_empty` set ("this build has no GPU backend", "no CUDA-capable
+// device is detected", ...) when there is none. `with_free_memory` creates a context on each device
+// to ask for free memory (slow-ish, ~0.1-0.5 s per device on first use).
+std::vector<GpuDeviceInfo> enumerate_gpus(std::string* why_empty = nullptr, bool with_free_memory = false);
+
+RuntimeVersions runtime_versions();
+
+// Make `device` current for this thread. Throws GpuError.
+void set_device(int device);
+
+// --- pure helpers (no runtime needed; unit-tested) ---
+
+// AITER's gfx column from the runtime's arch name: "gfx942:sramecc+:xnack-" -> "gfx942".
+std::string normalize_arch(std::string_view runtime_arch);
+
+// NVIDIA arch string AITER-style tables use: (9, 0) -> "sm_90".
+std::string sm_arch(int major, int minor);
+
+// CUDA-style encoded version (1000*major + 10*minor) -> "13.0"; 0 or negative -> "".
+// HIP encodes 10000000*major + 100000*minor + patch; pass hip = true for that.
+std::string format_runtime_version(int encoded, bool hip = false);
+
+// Normalise a PCI bus id so different tools' spellings compare equal:
+// "00000000:18:00.0" (NVML) and "0000:18:00.0" (CUDA) -> "0000:18:00.0"; "" when unparsable.
+std::string normalize_pci_bus_id(std::string_view id);
+
+}  // namespace cktune::gpu
