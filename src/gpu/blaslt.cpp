@@ -221,6 +221,13 @@ ErrorCode Plan::convert_scales(const float* x_scale, const float* w_scale, void*
   auto* xt = static_cast<float*>(dst);
   ErrorCode e = cudaMemsetAsync(dst, 0, scale_bytes(), s);
   if (e != kSuccess) return e;
+  // Development switch to test the other reading of the documentation (scales K-major as given).
+  if (const char* v = std::getenv("CKTUNE_BLASLT_XSCALE_KMAJOR"); v != nullptr && *v == '1') {
+    e = cudaMemcpyAsync(xt, x_scale, static_cast<size_t>(M_) * kb * sizeof(float), cudaMemcpyDeviceToDevice, s);
+    *x_scale_t = xt;
+    *w_scale_out = w_scale;
+    return e;
+  }
   for (int k = 0; k < kb && e == kSuccess; ++k)
     e = cudaMemcpy2DAsync(xt + static_cast<size_t>(k) * mp, sizeof(float), x_scale + k,
                           static_cast<size_t>(kb) * sizeof(float), sizeof(float), M_, cudaMemcpyDeviceToDevice, s);

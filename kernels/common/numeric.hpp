@@ -1,0 +1,58 @@
+#pragma once
+// fp32 <-> bf16 and fp8 (e4m3fn) helpers usable on host and device, written with plain bit
+// arithmetic so that the same code compiles under nvcc and hipcc without vendor type headers.
+#include <cstdint>
+
+#include "compat.hpp"
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define CKTUNE_HD __host__ __device__ __forceinline__
+#else
+#define CKTUNE_HD inline
+#endif
+
+namespace cktune::gpu {
+
+// Round-to-nearest-even fp32 -> bf16 bits; NaN stays a quiet NaN (never rounds to Inf).
+CKTUNE_HD uint16_t f32_to_bf16_bits(float f) {
+  uint32_t u;
+  __builtin_memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x0040u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+CKTUNE_HD float bf16_bits_to_f32(uint16_t h) {
+  uint32_t u = static_cast<uint32_t>(h) << 16;
+  float f;
+  __builtin_memcpy(&f, &u, 4);
+  return f;
+}
+
+// Two bf16 values packed little-endian into one 32-bit word (lo = first element in memory).
+CKTUNE_HD uint32_t pack_bf16x2(float lo, float hi) {
+  return static_cast<uint32_t>(f32_to_bf16_bits(lo)) |
+         (static_cast<uint32_t>(f32_to_bf16_bits(hi)) << 16);
+}
+
+// OCP e4m3fn (NVIDIA, gfx950): bias 7, no infinities, 0x7f/0xff are NaN, max 448.
+CKTUNE_HD float e4m3fn_to_f32(uint8_t v) {
+  const uint32_t sign = (v & 0x80u) << 24;
+  const uint32_t exp = (v >> 3) & 0xfu;
+  const uint32_t man = v & 0x7u;
+  uint32_t u;
+  if ((v & 0x7fu) == 0x7fu) {
+    u = sign | 0x7fc00000u;
+  } else if (exp == 0) {
+    // Subnormal: man * 2^-9.
+    float f = static_cast<float>(man) * (1.0f / 512.0f);
+    return sign ? -f : f;
+  } else {
+    u = sign | ((exp + 120u) << 23) | (man << 20);
+  }
+  float f;
+  __builtin_memcpy(&f, &u, 4);
+  return f;
+}
+
+}  // namespace cktune::gpu
