@@ -1,0 +1,109 @@
+#pragma once
+// Reproducible random inputs. Every value is a pure function of (seed, stream, index) through
+// splitmix64 and a hand-written uniform mapping (std::*_distribution output is implementation-defined),
+// with no transcendental functions (libm results may differ across machines). So any machine and any
+// thread count produces bit-identical inputs for the same seed.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "cktune/numerics/fp8.hpp"
+#include "cktune/numerics/quant.hpp"
+
+namespace cktune {
+
+uint64_t splitmix64(uint64_t x);
+
+// A counter-based stream: value(i) depends only on the seed, the stream id and i.
+class RandomStream {
+ public:
+  RandomStream(uint64_t seed, uint64_t stream);
+  uint64_t bits(uint64_t i) const;
+  // [0, 1) with 24 random bits: every value is an exact float, like torch.rand's float32 output.
+  float uniform(uint64_t i) const { return static_cast<float>(bits(i) >> 40) * 0x1p-24f; }
+  float uniform(uint64_t i, float lo, float hi) const { return lo + (hi - lo) * uniform(i); }
+  // Bell-shaped, mean 0, variance 1: the sum of four uniforms, centred and scaled (Irwin-Hall).
+  // Tails stop at +-2*sqrt(3); good enough for test data and free of libm.
+  float normal_like(uint64_t i) const;
+  // Uniform integer in [0, n) (multiply-shift; bias below 2^-32 per draw).
+  uint32_t below(uint64_t i, uint32_t n) const {
+    return static_cast<uint32_t>(((bits(i) >> 32) * static_cast<uint64_t>(n)) >> 32);
+  }
+
+ private:
+  uint64_t key_;
+};
+
+// How activations and weights are drawn.
+enum class InputDistribution {
+  Aiter,   // as AITER's op tests: blockscale x, w = rand/10 (all >= 0) and scales = rand;
+           // PTPC / MoE: randn-like values quantised per token / channel / block.
+  Signed,  // values uniform in [-0.1, 0.1) before quantisation; scales in [0.5, 1.5). Outputs
+           // then sum terms of both signs, so a dropped or duplicated K block shows up as a large
+           // relative error instead of a ~1/K_blocks bias: the stricter test for verification.
+};
+struct InputDistributionName {
+  InputDistribution value;
+  std::string_view text;
+};
+inline constexpr InputDistributionName kInputDistributionNames[] = {
+    {InputDistribution::Aiter, "aiter"},
+    {InputDistribution::Signed, "signed"},
+};
+std::string_view to_string(InputDistribution d);
+std::optional<InputDistribution> input_distribution_from_string(std::string_view s);
+
+// a8w8_blockscale (and its bpreshuffle twin, after preshuffle_weight / transpose of x_scale).
+struct BlockscaleGemmInputs {
+  int M = 0, N = 0, K = 0;
+  Fp8Format fmt = Fp8Format::E4M3FN;
+  std::vector<uint8_t> xq;       // [M, K]
+  std::vector<float> x_scale;    // [M, ceil(K/128)]
+  std::vector<uint8_t> wq;       // [N, K]
+  std::vector<float> w_scale;    // [ceil(N/128), ceil(K/128)]
+  int64_t k_blocks() const { return ceil_div(K, kScaleBlock); }
+  int64_t n_blocks() const { return ceil_div(N, kScaleBlock); }
+};
+BlockscaleGemmInputs make_blockscale_inputs(int M, int N, int K, Fp8Format fmt, uint64_t seed,
+                                            InputDistribution dist = InputDistribution::Aiter);
+
+// a8w8 per-token / per-channel (and a8w8_bpreshuffle after preshuffle_weight).
+struct PtpcGemmInputs {
+  int M = 0, N = 0, K = 0;
+  QDtype dtype = QDtype::Int8;
+  std::vector<uint8_t> xq;       // [M, K]
+  std::vector<float> x_scale;    // [M]
+  std::vector<uint8_t> wq;       // [N, K]
+  std::vector<float> w_scale;    // [N]
+};
+PtpcGemmInputs make_ptpc_inputs(int M, int N, int K, QDtype dtype, uint64_t seed,
+                                InputDistribution dist = InputDistribution::Aiter);
+
+// Fused MoE, g1u1. Quantisation QuantType::No keeps bf16 operands; QuantType::Per1x128 quantises x
+// per 1x128 and each expert's weights per 128x128 (bf16 weights are then not kept: at DeepSeek
+// sizes w1 alone is ~1 G elements).
+struct MoeInputs {
+  int tokens = 0, model_dim = 0, inter_dim = 0, experts = 0, topk = 0;
+  QuantType quant = QuantType::Per1x128;
+  Fp8Format fmt = Fp8Format::E4M3FN;
+  std::vector<uint16_t> x;          // [T, model_dim] bf16 bits, always present
+  std::vector<uint16_t> w1;         // [E, 2*inter, model_dim] bf16 bits (QuantType::No only)
+  std::vector<uint16_t> w2;         // [E, model_dim, inter]  bf16 bits (QuantType::No only)
+  std::vector<uint8_t> xq;          // [T, model_dim]                                   (Per1x128)
+  std::vector<float> x_scale;       // [T, ceil(model_dim/128)]
+  std::vector<uint8_t> w1q;         // [E, 2*inter, model_dim]
+  std::vector<float> w1_scale;      // [E, ceil(2*inter/128), ceil(model_dim/128)]
+  std::vector<uint8_t> w2q;         // [E, model_dim, inter]
+  std::vector<float> w2_scale;      // [E, ceil(model_dim/128), ceil(inter/128)]
+  std::vector<int32_t> topk_ids;    // [T, topk], distinct experts per token
+  std::vector<float> topk_weights;  // [T, topk], positive, descending, each row sums to 1
+
+  bool quantized() const { return quant == QuantType::Per1x128; }
+};
+// Throws Error for topk > experts, non-positive sizes, or a quant other than No / Per1x128.
+MoeInputs make_moe_inputs(int tokens, int model_dim, int inter_dim, int experts, int topk, QuantType quant,
+                          Fp8Format fmt, uint64_t seed, InputDistribution dist = InputDistribution::Aiter,
+                          int threads = 0);
+
+}  // namespace cktune

@@ -1,0 +1,206 @@
+#include "cktune/numerics/random.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "cktune/core/error.hpp"
+#include "cktune/numerics/bf16.hpp"
+#include "cktune/numerics/parallel.hpp"
+
+namespace cktune {
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+RandomStream::RandomStream(uint64_t seed, uint64_t stream) : key_(splitmix64(seed ^ splitmix64(stream + 1))) {}
+
+uint64_t RandomStream::bits(uint64_t i) const { return splitmix64(key_ + i * 0xd1b54a32d192ed03ull); }
+
+float RandomStream::normal_like(uint64_t i) const {
+  const uint64_t b = 4 * i;
+  const float s = uniform(b) + uniform(b + 1) + uniform(b + 2) + uniform(b + 3);
+  return (s - 2.0f) * 1.7320508075688772f;  // variance of the sum is 4/12
+}
+
+std::string_view to_string(InputDistribution d) {
+  for (const auto& n : kInputDistributionNames)
+    if (n.value == d) return n.text;
+  return "?";
+}
+
+std::optional<InputDistribution> input_distribution_from_string(std::string_view s) {
+  for (const auto& n : kInputDistributionNames)
+    if (n.text == s) return n.value;
+  return std::nullopt;
+}
+
+namespace {
+
+// Stream ids: one per tensor, so adding a tensor never shifts another's values.
+enum : uint64_t { kStreamX = 1, kStreamW, kStreamXScale, kStreamWScale, kStreamW2, kStreamTopk, kStreamTopkWeight };
+
+void require_positive(std::initializer_list<std::pair<const char*, int>> dims, const char* what) {
+  for (const auto& [name, v] : dims)
+    if (v <= 0) throw Error(fmt::format("{} inputs: {} must be positive, got {}", what, name, v));
+}
+
+// Fills out[i] = gen(i) in parallel; gen must be a pure function of i.
+template <class T, class Gen>
+void fill(std::vector<T>& out, size_t n, int threads, Gen gen) {
+  out.resize(n);
+  parallel_for(static_cast<int64_t>(n), threads, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i) out[static_cast<size_t>(i)] = gen(static_cast<uint64_t>(i));
+  });
+}
+
+}  // namespace
+
+BlockscaleGemmInputs make_blockscale_inputs(int M, int N, int K, Fp8Format fmt, uint64_t seed, InputDistribution dist) {
+  require_positive({{"M", M}, {"N", N}, {"K", K}}, "blockscale");
+  BlockscaleGemmInputs in;
+  in.M = M;
+  in.N = N;
+  in.K = K;
+  in.fmt = fmt;
+  const RandomStream xs(seed, kStreamX), ws(seed, kStreamW), xss(seed, kStreamXScale), wss(seed, kStreamWScale);
+  const bool aiter = dist == InputDistribution::Aiter;
+  // Values are encoded directly (no scale), as AITER's test casts rand/10 to fp8.
+  auto value = [&](const RandomStream& s, uint64_t i) {
+    return float_to_fp8(aiter ? s.uniform(i) / 10.0f : s.uniform(i, -0.1f, 0.1f), fmt);
+  };
+  auto scale = [&](const RandomStream& s, uint64_t i) { return aiter ? s.uniform(i) : s.uniform(i, 0.5f, 1.5f); };
+  fill(in.xq, static_cast<size_t>(M) * K, 0, [&](uint64_t i) { return value(xs, i); });
+  fill(in.wq, static_cast<size_t>(N) * K, 0, [&](uint64_t i) { return value(ws, i); });
+  fill(in.x_scale, static_cast<size_t>(M * in.k_blocks()), 1, [&](uint64_t i) { return scale(xss, i); });
+  fill(in.w_scale, static_cast<size_t>(in.n_blocks() * in.k_blocks()), 1, [&](uint64_t i) { return scale(wss, i); });
+  return in;
+}
+
+PtpcGemmInputs make_ptpc_inputs(int M, int N, int K, QDtype dtype, uint64_t seed, InputDistribution dist) {
+  require_positive({{"M", M}, {"N", N}, {"K", K}}, "a8w8");
+  PtpcGemmInputs in;
+  in.M = M;
+  in.N = N;
+  in.K = K;
+  in.dtype = dtype;
+  const RandomStream xs(seed, kStreamX), ws(seed, kStreamW);
+  const bool aiter = dist == InputDistribution::Aiter;
+  // AITER draws randn in bf16 and quantises per token / per channel.
+  auto value = [&](const RandomStream& s, uint64_t i) {
+    return round_to_bf16(aiter ? s.normal_like(i) : s.uniform(i, -0.1f, 0.1f));
+  };
+  std::vector<float> x, w;
+  fill(x, static_cast<size_t>(M) * K, 0, [&](uint64_t i) { return value(xs, i); });
+  fill(w, static_cast<size_t>(N) * K, 0, [&](uint64_t i) { return value(ws, i); });
+  Quantized qx = quant_per_token(x.data(), M, K, dtype);
+  Quantized qw = quant_per_channel(w.data(), N, K, dtype);
+  in.xq = std::move(qx.q);
+  in.x_scale = std::move(qx.scales);
+  in.wq = std::move(qw.q);
+  in.w_scale = std::move(qw.scales);
+  return in;
+}
+
+MoeInputs make_moe_inputs(int tokens, int model_dim, int inter_dim, int experts, int topk, QuantType quant,
+                          Fp8Format fmt, uint64_t seed, InputDistribution dist, int threads) {
+  require_positive({{"tokens", tokens}, {"model_dim", model_dim}, {"inter_dim", inter_dim}, {"experts", experts},
+                    {"topk", topk}},
+                   "moe");
+  if (topk > experts) throw Error(fmt::format("moe inputs: topk {} exceeds the number of experts {}", topk, experts));
+  if (quant != QuantType::No && quant != QuantType::Per1x128)
+    throw Error(fmt::format("moe inputs: quantisation {} is not supported (use QuantType.No or QuantType.per_1x128)",
+                            to_string(quant)));
+  MoeInputs in;
+  in.tokens = tokens;
+  in.model_dim = model_dim;
+  in.inter_dim = inter_dim;
+  in.experts = experts;
+  in.topk = topk;
+  in.quant = quant;
+  in.fmt = fmt;
+  const bool aiter = dist == InputDistribution::Aiter;
+  const RandomStream xs(seed, kStreamX), w1s(seed, kStreamW), w2s(seed, kStreamW2);
+  // AITER: x = randn, weights = randn / 10, all in bf16.
+  auto xval = [&](uint64_t i) { return float_to_bf16(aiter ? xs.normal_like(i) : xs.uniform(i, -1.0f, 1.0f)); };
+  auto wval = [&](const RandomStream& s, uint64_t i) {
+    return float_to_bf16(aiter ? s.normal_like(i) / 10.0f : s.uniform(i, -0.1f, 0.1f));
+  };
+  const size_t T = static_cast<size_t>(tokens), D = static_cast<size_t>(model_dim), I = static_cast<size_t>(inter_dim);
+  const size_t E = static_cast<size_t>(experts);
+  fill(in.x, T * D, threads, xval);
+
+  if (quant == QuantType::No) {
+    fill(in.w1, E * 2 * I * D, threads, [&](uint64_t i) { return wval(w1s, i); });
+    fill(in.w2, E * D * I, threads, [&](uint64_t i) { return wval(w2s, i); });
+  } else {
+    const QDtype qd = qdtype_of(fmt);
+    std::vector<float> xf(in.x.size());
+    for (size_t i = 0; i < xf.size(); ++i) xf[i] = bf16_to_float(in.x[i]);
+    Quantized qx = quant_per_1x128(xf.data(), tokens, model_dim, qd, threads);
+    in.xq = std::move(qx.q);
+    in.x_scale = std::move(qx.scales);
+    // Each expert's weights are generated and quantised on their own, so only one expert's floats
+    // exist at a time per thread.
+    const size_t w1_elems = 2 * I * D, w2_elems = D * I;
+    const size_t w1_sc = static_cast<size_t>(ceil_div(2 * inter_dim, kScaleBlock) * ceil_div(model_dim, kScaleBlock));
+    const size_t w2_sc = static_cast<size_t>(ceil_div(model_dim, kScaleBlock) * ceil_div(inter_dim, kScaleBlock));
+    in.w1q.resize(E * w1_elems);
+    in.w2q.resize(E * w2_elems);
+    in.w1_scale.resize(E * w1_sc);
+    in.w2_scale.resize(E * w2_sc);
+    parallel_for(experts, threads, [&](int64_t lo, int64_t hi) {
+      std::vector<float> buf;
+      for (int64_t e = lo; e < hi; ++e) {
+        const size_t ue = static_cast<size_t>(e);
+        buf.resize(w1_elems);
+        for (size_t i = 0; i < w1_elems; ++i) buf[i] = bf16_to_float(wval(w1s, ue * w1_elems + i));
+        Quantized q1 = quant_per_128x128(buf.data(), 2 * inter_dim, model_dim, qd, 1);
+        std::copy(q1.q.begin(), q1.q.end(), in.w1q.begin() + static_cast<std::ptrdiff_t>(ue * w1_elems));
+        std::copy(q1.scales.begin(), q1.scales.end(), in.w1_scale.begin() + static_cast<std::ptrdiff_t>(ue * w1_sc));
+        buf.resize(w2_elems);
+        for (size_t i = 0; i < w2_elems; ++i) buf[i] = bf16_to_float(wval(w2s, ue * w2_elems + i));
+        Quantized q2 = quant_per_128x128(buf.data(), model_dim, inter_dim, qd, 1);
+        std::copy(q2.q.begin(), q2.q.end(), in.w2q.begin() + static_cast<std::ptrdiff_t>(ue * w2_elems));
+        std::copy(q2.scales.begin(), q2.scales.end(), in.w2_scale.begin() + static_cast<std::ptrdiff_t>(ue * w2_sc));
+      }
+    });
+  }
+
+  // Routing: distinct experts per token (partial Fisher-Yates), positive weights sorted in
+  // descending order and normalised to sum 1 (what softmax + top-k + renormalise yields, without exp).
+  in.topk_ids.resize(T * static_cast<size_t>(topk));
+  in.topk_weights.resize(T * static_cast<size_t>(topk));
+  const RandomStream rs(seed, kStreamTopk), ws(seed, kStreamTopkWeight);
+  parallel_for(tokens, threads, [&](int64_t lo, int64_t hi) {
+    std::vector<int32_t> perm(E);
+    std::vector<float> score(static_cast<size_t>(topk));
+    for (int64_t t = lo; t < hi; ++t) {
+      std::iota(perm.begin(), perm.end(), 0);
+      const uint64_t base = static_cast<uint64_t>(t) * static_cast<uint64_t>(topk);
+      for (int j = 0; j < topk; ++j) {
+        const uint32_t pick = static_cast<uint32_t>(j) + rs.below(base + static_cast<uint64_t>(j), static_cast<uint32_t>(experts - j));
+        std::swap(perm[static_cast<size_t>(j)], perm[pick]);
+        score[static_cast<size_t>(j)] = 0.05f + ws.uniform(base + static_cast<uint64_t>(j));
+      }
+      std::vector<int> order(static_cast<size_t>(topk));
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return score[static_cast<size_t>(a)] > score[static_cast<size_t>(b)]; });
+      float sum = 0.0f;
+      for (float s : score) sum += s;
+      for (int j = 0; j < topk; ++j) {
+        const size_t o = static_cast<size_t>(order[static_cast<size_t>(j)]);
+        in.topk_ids[base + static_cast<size_t>(j)] = perm[o];
+        in.topk_weights[base + static_cast<size_t>(j)] = score[o] / sum;
+      }
+    }
+  });
+  return in;
+}
+
+}  // namespace cktune
