@@ -68,7 +68,7 @@ std::vector<std::string> row_cells(const ResultRow& r) {
   cells.push_back(format_tflops(r.tflops));
   cells.push_back(format_bw(r.bw));
   cells.push_back(format_err_ratio(r.err_ratio));
-  cells.push_back(clean_text(r.verdict));
+  cells.push_back(r.verdict ? std::string(to_string(*r.verdict)) : std::string());
   cells.push_back(clean_text(r.reason));
   cells.push_back(clean_text(r.device));
   cells.push_back(clean_text(r.protocol));
@@ -192,9 +192,8 @@ std::vector<std::string> results_header(Family family) {
 }
 
 bool is_results_table(const CsvTable& table) {
-  for (std::string_view c : {"family", "role", "us", "kernelName", "cktune_version"})
-    if (!table.column(c)) return false;
-  return true;
+  // A hand-made file with only family, key columns and us is still a results file (read leniently).
+  return table.column("family") && table.column("us");
 }
 
 CsvTable results_table(Family family, std::span<const ResultRow> rows) {
@@ -293,7 +292,12 @@ ResultsFile parse_results(const CsvTable& table) {
     row.tflops = rd.number("tflops", 0);
     row.bw = rd.number("bw", 0);
     row.err_ratio = rd.number("errRatio", 0);
-    row.verdict = rd.text("verdict");
+    if (std::string v = rd.text("verdict"); !v.empty()) {
+      row.verdict = verdict_from_string(v);
+      if (!row.verdict)
+        rd.fail("verdict", fmt::format("unknown verdict '{}'", v),
+                "verdicts: passed, incorrect, not_supported, failed, timed_out, faulted, skipped");
+    }
     row.reason = rd.text("reason");
     row.device = rd.text("device");
     row.protocol = rd.text("protocol");
@@ -405,7 +409,7 @@ std::string render_results_text(std::span<const ResultRow> rows) {
     line.push_back(r.measured() ? fmt::format("{:.2f}", r.tflops) : "-");
     line.push_back(r.measured() ? fmt::format("{:.2f}", r.bw) : "-");
     line.push_back(fmt::format("{:.4f}", r.err_ratio));
-    line.push_back(r.verdict.empty() ? "-" : r.verdict);
+    line.push_back(r.verdict ? std::string(to_string(*r.verdict)) : "-");
     line.push_back(r.reason);
     table.push_back(std::move(line));
   }

@@ -13,6 +13,7 @@
 #include "cktune/formats/csv.hpp"
 #include "cktune/formats/family.hpp"
 #include "cktune/tune/problem.hpp"
+#include "cktune/verify/verdict.hpp"
 
 namespace cktune {
 
@@ -50,7 +51,7 @@ struct ResultRow {
   double tflops = 0;
   double bw = 0;                   // GB/s
   double err_ratio = 0;            // fraction of mismatching elements (AITER's errRatio)
-  std::string verdict;             // Verdict text ("passed", "incorrect", ...); empty when not checked
+  std::optional<Verdict> verdict;  // written as its text ("passed", "incorrect", ...); empty when not checked
   std::string reason;              // free text, no commas (written with ';')
   std::string device;              // "NVIDIA H100 80GB HBM3"
   std::string protocol;            // Protocol::describe(): "timer=events;warmup=5;iters=101;..."
@@ -72,8 +73,8 @@ struct ResultsFile {
 // The header of a results file for `family` (the column order written).
 std::vector<std::string> results_header(Family family);
 
-// True when `table` has the results file's identifying columns (family, role, us and the
-// bookkeeping columns), so `compare` can tell a results file from an AITER op_test table.
+// True when `table` has the columns that identify a results file (family and us), so `compare` can tell
+// a results file from an AITER op_test table.
 bool is_results_table(const CsvTable& table);
 
 // Rows as a CSV table / text in the exact written form. Every row must be of `family` and carry one key
@@ -90,7 +91,7 @@ void write_results(const std::string& path, std::span<const ResultRow> rows);
 // Parse a results file leniently: columns are found by name in any order, extra columns are ignored,
 // missing optional columns take their defaults; `family`, the family's key columns and `us` are required.
 // Errors are InputError naming file:line:col (unknown family, two families in one file, a key cell or a
-// number that does not parse, an unknown role).
+// number that does not parse, an unknown role, source or verdict).
 ResultsFile parse_results(const CsvTable& table);
 ResultsFile read_results(const std::string& path);
 

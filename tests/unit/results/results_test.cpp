@@ -38,7 +38,7 @@ ResultRow gemm_row(const std::string& m, double us) {
   r.tflops = 12.345678;
   r.bw = 2345.6789;
   r.err_ratio = 0.00291;
-  r.verdict = "passed";
+  r.verdict = Verdict::Passed;
   r.reason = "";
   r.device = "NVIDIA H100 80GB HBM3";
   r.protocol = "timer=events;warmup=5;iters=101;min_time_ms=0;rotate=4;stat=median;seed=0";
@@ -94,7 +94,7 @@ TEST(Results, RoundTripThroughFile) {
   rows[1].source = ResultSource::None;
   rows[1].backend = "cublaslt";
   rows[2].us = std::numeric_limits<double>::infinity();
-  rows[2].verdict = "timed_out";
+  rows[2].verdict = Verdict::TimedOut;
   std::string path = (dir / "r.csv").string();
   write_results(path, rows);
   ResultsFile f = read_results(path);
@@ -113,6 +113,8 @@ TEST(Results, RoundTripThroughFile) {
   EXPECT_EQ(f.rows[1].role, ResultRole::Baseline);
   EXPECT_EQ(f.rows[1].source, ResultSource::None);
   EXPECT_EQ(f.rows[1].backend, "cublaslt");
+  EXPECT_EQ(f.rows[0].verdict, Verdict::Passed);
+  EXPECT_EQ(f.rows[2].verdict, Verdict::TimedOut);
   EXPECT_TRUE(std::isinf(f.rows[2].us));
   EXPECT_FALSE(f.rows[2].measured());
   EXPECT_TRUE(f.rows[0].measured());
@@ -167,6 +169,7 @@ TEST(Results, MalformedFilesNameFileLineColumn) {
   expect_input_error("family,M,N,K,us,role\na8w8_blockscale,1,2,3,4,winner\n", "bad.csv:2:25", "unknown role");
   expect_input_error("family,M,N,K,us,splitK\na8w8_blockscale,1,2,3,4,x\n", "bad.csv:2:25", "not an integer");
   expect_input_error("family,M,N,K,us\na8w8_blockscale,1,2,3,\n", "bad.csv:2", "empty 'us'");
+  expect_input_error("family,M,N,K,us,verdict\na8w8_blockscale,1,2,3,4,great\n", "bad.csv:2:25", "unknown verdict");
   // Structural CSV errors from the table layer still carry file:line.
   EXPECT_THROW(read_results(CKTUNE_TEST_DATA "/results/does_not_exist.csv"), Error);
 }
@@ -233,7 +236,7 @@ TEST(Results, BenchLogPathNaming) {
 TEST(Results, TextRendererLinesUpColumns) {
   std::vector<ResultRow> rows = {gemm_row("1", 10.5), gemm_row("4096", 123.25)};
   rows[1].us = -1;
-  rows[1].verdict = "not_supported";
+  rows[1].verdict = Verdict::NotSupported;
   rows[1].reason = "K not a multiple of 128";
   std::string text = render_results_text(rows);
   EXPECT_NE(text.find("device:   NVIDIA H100 80GB HBM3"), std::string::npos);

@@ -1,0 +1,118 @@
+#pragma once
+// Before/after comparison of two measurement files: per-shape speedups, summary statistics, and the
+// breakdown per (N,K) group (per MoE configuration) and size class that `compare` and `report` print.
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "cktune/results/results.hpp"
+
+namespace cktune {
+
+// Which number is compared. Speedup > 1 always means "after is better".
+enum class Metric {
+  Us,      // speedup = before_us / after_us
+  Tflops,  // speedup = after_tflops / before_tflops
+};
+std::string_view to_string(Metric metric);
+std::optional<Metric> metric_from_string(std::string_view text);
+
+// Size classes by M (token for fused MoE): how the shape behaves in serving.
+enum class SizeClass {
+  Decode,   // 1-63
+  Medium,   // 64-512
+  Prefill,  // > 512
+};
+inline constexpr SizeClass kAllSizeClasses[] = {SizeClass::Decode, SizeClass::Medium, SizeClass::Prefill};
+std::string_view to_string(SizeClass c);
+std::string_view size_class_range(SizeClass c);  // "1-63", "64-512", ">512"
+SizeClass size_class(long m);
+
+enum class Change {
+  Improved,     // speedup > 1 + threshold
+  Regressed,    // speedup < 1 - threshold
+  Unchanged,
+  NotMeasured,  // one side has no usable time (unsupported, error, timeout): not in the statistics
+};
+std::string_view to_string(Change c);
+
+// What was read from one input file.
+struct CompareInput {
+  std::string path;
+  std::string format;  // "cktune-results", "aiter-markdown:test_gemm_a8w8_blockscale", "aiter-csv:test_moe_2stage"
+  std::vector<ResultRow> rows;
+};
+
+// Read a cktune results file or an AITER op-test output (markdown table in a log, or the CSV the test
+// saves), telling them apart by content. Error (exit 1) naming the file for anything else.
+CompareInput load_compare_input(const std::string& path);
+
+struct CompareOptions {
+  Metric metric = Metric::Us;
+  double threshold_pct = 3.0;               // |speedup - 1| above this counts as improved/regressed
+  ResultRole role = ResultRole::Dispatch;   // which rows of each file are compared
+  std::string backend;                      // only rows of this backend ("" = any)
+};
+
+struct ShapeComparison {
+  ProblemKey key;
+  std::string group;         // ProblemKey::group(): "N,K" or the MoE configuration without token
+  long size = 0;             // M or token
+  SizeClass size_class = SizeClass::Decode;
+  double before = 0, after = 0;  // metric values (us or TFLOPS); -1/inf kept for "not measured"
+  double speedup = 0;            // 0 when NotMeasured
+  Change change = Change::NotMeasured;
+  std::string before_kernel, after_kernel;
+  std::string before_backend, after_backend;
+};
+
+struct SpeedupStats {
+  size_t count = 0;  // shapes with a speedup (measured on both sides)
+  double mean = 0, geomean = 0, min = 0, max = 0;
+  size_t improved = 0, regressed = 0, unchanged = 0;
+  size_t not_measured = 0;
+};
+
+// Statistics of the shapes' speedups (NotMeasured ones only counted).
+SpeedupStats speedup_stats(const std::vector<const ShapeComparison*>& shapes);
+
+struct GroupSummary {
+  Family family = Family::A8W8Blockscale;
+  std::string group;                                  // ProblemKey::group()
+  std::string label;                                  // "N=7168,K=2112" (column=value)
+  SpeedupStats all;
+  std::array<SpeedupStats, 3> by_class;               // indexed by SizeClass
+};
+
+struct Comparison {
+  CompareInput before_info, after_info;  // path and format; rows are dropped after matching
+  CompareOptions options;
+  std::vector<ShapeComparison> shapes;        // matched, sorted by family, group, size
+  std::vector<ProblemKey> only_before, only_after;
+  SpeedupStats overall;
+  std::array<SpeedupStats, 3> by_class;       // indexed by SizeClass
+  std::vector<GroupSummary> groups;           // sorted by family, group
+  std::vector<std::string> warnings;          // gfx/cu_num differ, duplicate rows, ...
+  std::vector<Family> families() const;       // families present in `shapes`, in enum order
+};
+
+// Match rows by (family, key cells) and compute every number. Inputs are taken by value so their rows
+// can be dropped. Error when no shape matches (names the files, role and hint).
+Comparison compare(CompareInput before, CompareInput after, const CompareOptions& options);
+
+// "x1.234" style helpers shared by the renderers.
+std::string format_speedup(double s);
+// Label of a group: "N=7168,K=2112" for GEMMs, "model_dim=7168,inter_dim=256,..." for MoE.
+std::string group_label(const ProblemKey& key);
+
+// The human-readable output of `cktune compare` (per-shape table, summary, per-class and per-group
+// breakdown, unmatched shapes, warnings).
+std::string render_comparison_text(const Comparison& c);
+// The same content as JSON (stdout of `compare --json`; also embedded in report provenance).
+nlohmann::json comparison_json(const Comparison& c);
+
+}  // namespace cktune

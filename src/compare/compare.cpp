@@ -1,0 +1,340 @@
+#include "cktune/compare/compare.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cktune/compare/aiter_optest.hpp"
+#include "cktune/core/error.hpp"
+#include "cktune/core/io.hpp"
+#include "cktune/core/log.hpp"
+
+namespace cktune {
+
+namespace {
+
+constexpr std::pair<Metric, std::string_view> kMetrics[] = {{Metric::Us, "us"}, {Metric::Tflops, "tflops"}};
+constexpr std::pair<SizeClass, std::string_view> kClasses[] = {
+    {SizeClass::Decode, "decode"}, {SizeClass::Medium, "medium"}, {SizeClass::Prefill, "prefill"}};
+constexpr std::pair<Change, std::string_view> kChanges[] = {{Change::Improved, "improved"},
+                                                            {Change::Regressed, "regressed"},
+                                                            {Change::Unchanged, "unchanged"},
+                                                            {Change::NotMeasured, "not_measured"}};
+
+std::optional<long long> as_integer(const std::string& s) {
+  long long v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+// Key cells compared as numbers where both are integers, so N=896 sorts before N=7168.
+int compare_cells(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    auto x = as_integer(a[i]), y = as_integer(b[i]);
+    if (x && y) {
+      if (*x != *y) return *x < *y ? -1 : 1;
+    } else if (a[i] != b[i]) {
+      return a[i] < b[i] ? -1 : 1;
+    }
+  }
+  return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
+}
+
+// Group cells first (so a group's shapes are together), then the size.
+std::vector<std::string> group_cells(const ProblemKey& k) {
+  std::vector<std::string> out;
+  const auto& s = spec(k.family);
+  for (size_t i = 0; i < s.untuned.size() && i < k.cells.size(); ++i)
+    if (s.untuned[i] != s.size_column) out.push_back(k.cells[i]);
+  return out;
+}
+
+bool shape_less(const ProblemKey& a, const ProblemKey& b) {
+  if (a.family != b.family) return a.family < b.family;
+  if (int c = compare_cells(group_cells(a), group_cells(b)); c != 0) return c < 0;
+  return compare_cells(a.cells, b.cells) < 0;
+}
+
+double metric_value(const ResultRow& r, Metric m) {
+  if (m == Metric::Us) return r.us;
+  if (r.tflops > 0 && std::isfinite(r.tflops)) return r.tflops;
+  if (r.measured()) return r.key.flops() / (r.us * 1e6);
+  return 0;
+}
+
+bool metric_usable(const ResultRow& r, Metric m) {
+  double v = metric_value(r, m);
+  return m == Metric::Us ? r.measured() : (std::isfinite(v) && v > 0);
+}
+
+// One row per key from a file's rows, after the role/backend filter; later duplicates replace earlier ones.
+std::map<ProblemKey, ResultRow> index_rows(const CompareInput& in, const CompareOptions& o,
+                                           std::vector<std::string>& warnings) {
+  std::map<ProblemKey, ResultRow> out;
+  size_t duplicates = 0;
+  for (const auto& r : in.rows) {
+    if (r.role != o.role) continue;
+    if (!o.backend.empty() && r.backend != o.backend) continue;
+    auto [it, fresh] = out.insert_or_assign(r.key, r);
+    (void)it;
+    if (!fresh) ++duplicates;
+  }
+  if (duplicates)
+    warnings.push_back(fmt::format("{}: {} shape(s) appear more than once among the {} rows; the last row of each is used",
+                                   in.path, duplicates, to_string(o.role)));
+  return out;
+}
+
+std::set<std::string> machines(const std::map<ProblemKey, ResultRow>& rows) {
+  std::set<std::string> out;
+  for (const auto& [k, r] : rows)
+    if (!r.gfx.empty() || r.cu_num != 0) out.insert(fmt::format("{}/cu_num={}", r.gfx.empty() ? "?" : r.gfx, r.cu_num));
+  return out;
+}
+
+std::set<std::string> protocols(const std::map<ProblemKey, ResultRow>& rows) {
+  std::set<std::string> out;
+  for (const auto& [k, r] : rows)
+    if (!r.protocol.empty()) out.insert(r.protocol);
+  return out;
+}
+
+Change classify(double speedup, double threshold_pct) {
+  double t = threshold_pct / 100.0;
+  if (speedup > 1.0 + t) return Change::Improved;
+  if (speedup < 1.0 - t) return Change::Regressed;
+  return Change::Unchanged;
+}
+
+}  // namespace
+
+std::string_view to_string(Metric metric) {
+  for (const auto& [v, t] : kMetrics)
+    if (v == metric) return t;
+  return "?";
+}
+
+std::optional<Metric> metric_from_string(std::string_view text) {
+  for (const auto& [v, t] : kMetrics)
+    if (t == text) return v;
+  return std::nullopt;
+}
+
+std::string_view to_string(SizeClass c) {
+  for (const auto& [v, t] : kClasses)
+    if (v == c) return t;
+  return "?";
+}
+
+std::string_view size_class_range(SizeClass c) {
+  switch (c) {
+    case SizeClass::Decode: return "1-63";
+    case SizeClass::Medium: return "64-512";
+    case SizeClass::Prefill: return ">512";
+  }
+  return "?";
+}
+
+SizeClass size_class(long m) {
+  if (m < 64) return SizeClass::Decode;
+  if (m <= 512) return SizeClass::Medium;
+  return SizeClass::Prefill;
+}
+
+std::string_view to_string(Change c) {
+  for (const auto& [v, t] : kChanges)
+    if (v == c) return t;
+  return "?";
+}
+
+CompareInput load_compare_input(const std::string& path) {
+  CompareInput in;
+  in.path = path;
+  std::string text = read_input(path);
+  std::string source = path == "-" ? "<stdin>" : path;
+
+  // A log with markdown tables first: such a file is not CSV.
+  std::vector<AiterTable> tables = find_aiter_markdown_tables(text, source);
+  if (!tables.empty()) {
+    std::set<std::string> kinds;
+    for (const auto& t : tables) {
+      kinds.insert(std::string(to_string(t.kind)));
+      auto rows = aiter_table_rows(t);
+      in.rows.insert(in.rows.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
+    }
+    in.format = fmt::format("aiter-markdown:{}", fmt::join(kinds, "+"));
+    if (tables.size() > 1) log().info("{}: {} op-test tables read", source, tables.size());
+    return in;
+  }
+
+  CsvTable table;
+  try {
+    table = parse_csv(text, source);
+  } catch (const InputError& e) {
+    throw Error(fmt::format("{}: not a cktune results file or an AITER op-test table ({})", source, e.what()),
+                "pass `cktune bench` output, or the log / CSV of op_tests/test_gemm_a8w8_blockscale.py or "
+                "op_tests/test_moe_2stage.py (see docs/cli/compare.md)");
+  }
+  if (is_results_table(table)) {
+    ResultsFile f = parse_results(table);
+    in.rows = std::move(f.rows);
+    in.format = "cktune-results";
+    return in;
+  }
+  if (auto kind = detect_aiter_table(table.header)) {
+    in.rows = aiter_table_rows(AiterTable{*kind, std::move(table)});
+    in.format = fmt::format("aiter-csv:{}", to_string(*kind));
+    return in;
+  }
+  throw Error(fmt::format("{}: not a cktune results file or an AITER op-test table (columns: {})", source,
+                          fmt::join(table.header, ",")),
+              "a results file has columns family,...,us; an op-test table has m,n,k,ck us or token,...,us "
+              "(see docs/cli/compare.md)");
+}
+
+std::vector<Family> Comparison::families() const {
+  std::vector<Family> out;
+  for (Family f : kAllFamilies)
+    if (std::any_of(shapes.begin(), shapes.end(), [&](const ShapeComparison& s) { return s.key.family == f; }))
+      out.push_back(f);
+  return out;
+}
+
+SpeedupStats speedup_stats(const std::vector<const ShapeComparison*>& shapes) {
+  SpeedupStats st;
+  double sum = 0, log_sum = 0;
+  for (const auto* s : shapes) {
+    if (s->change == Change::NotMeasured) {
+      ++st.not_measured;
+      continue;
+    }
+    if (st.count == 0) st.min = st.max = s->speedup;
+    ++st.count;
+    sum += s->speedup;
+    log_sum += std::log(s->speedup);
+    st.min = std::min(st.min, s->speedup);
+    st.max = std::max(st.max, s->speedup);
+    if (s->change == Change::Improved) ++st.improved;
+    else if (s->change == Change::Regressed) ++st.regressed;
+    else ++st.unchanged;
+  }
+  if (st.count) {
+    st.mean = sum / static_cast<double>(st.count);
+    st.geomean = std::exp(log_sum / static_cast<double>(st.count));
+  }
+  return st;
+}
+
+std::string group_label(const ProblemKey& key) {
+  std::string out;
+  const auto& s = spec(key.family);
+  for (size_t i = 0; i < s.untuned.size() && i < key.cells.size(); ++i) {
+    if (s.untuned[i] == s.size_column) continue;
+    if (!out.empty()) out += ',';
+    out += fmt::format("{}={}", s.untuned[i], key.cells[i]);
+  }
+  return out;
+}
+
+std::string format_speedup(double s) {
+  if (!(s > 0) || !std::isfinite(s)) return "n/a";
+  return fmt::format("{:.3f}x", s);
+}
+
+Comparison compare(CompareInput before, CompareInput after, const CompareOptions& options) {
+  if (!(options.threshold_pct >= 0)) throw Error(fmt::format("--threshold {} must be >= 0", options.threshold_pct));
+  Comparison c;
+  c.options = options;
+  auto b = index_rows(before, options, c.warnings);
+  auto a = index_rows(after, options, c.warnings);
+  c.before_info = CompareInput{before.path, before.format, {}};
+  c.after_info = CompareInput{after.path, after.format, {}};
+
+  auto mb = machines(b), ma = machines(a);
+  if (!mb.empty() && !ma.empty() && mb != ma)
+    c.warnings.push_back(fmt::format("the files were measured on different machines: before {} / after {}",
+                                     fmt::join(mb, " "), fmt::join(ma, " ")));
+  auto pb = protocols(b), pa = protocols(a);
+  if (!pb.empty() && !pa.empty() && pb != pa)
+    c.warnings.push_back(fmt::format("the measurement protocols differ: before {} / after {}", fmt::join(pb, " "),
+                                     fmt::join(pa, " ")));
+
+  for (const auto& [key, rb] : b) {
+    auto it = a.find(key);
+    if (it == a.end()) {
+      c.only_before.push_back(key);
+      continue;
+    }
+    const ResultRow& ra = it->second;
+    ShapeComparison s;
+    s.key = key;
+    s.group = key.group();
+    s.size = key.size();
+    s.size_class = size_class(s.size);
+    s.before = metric_value(rb, options.metric);
+    s.after = metric_value(ra, options.metric);
+    s.before_kernel = rb.kernel_name;
+    s.after_kernel = ra.kernel_name;
+    s.before_backend = rb.backend;
+    s.after_backend = ra.backend;
+    if (metric_usable(rb, options.metric) && metric_usable(ra, options.metric)) {
+      s.speedup = options.metric == Metric::Us ? s.before / s.after : s.after / s.before;
+      s.change = classify(s.speedup, options.threshold_pct);
+    }
+    c.shapes.push_back(std::move(s));
+  }
+  for (const auto& [key, ra] : a)
+    if (!b.count(key)) c.only_after.push_back(key);
+
+  if (c.shapes.empty())
+    throw Error(fmt::format("no shape matches between {} ({} {} rows) and {} ({} {} rows)", before.path, b.size(),
+                            to_string(options.role), after.path, a.size(), to_string(options.role)),
+                "both files must hold the same family and shapes; check --role/--backend and that the files are "
+                "the before and after runs of the same shape list");
+
+  auto by_shape = [](const ShapeComparison& x, const ShapeComparison& y) { return shape_less(x.key, y.key); };
+  std::sort(c.shapes.begin(), c.shapes.end(), by_shape);
+  std::sort(c.only_before.begin(), c.only_before.end(), shape_less);
+  std::sort(c.only_after.begin(), c.only_after.end(), shape_less);
+
+  std::vector<const ShapeComparison*> all;
+  std::array<std::vector<const ShapeComparison*>, 3> classes;
+  for (const auto& s : c.shapes) {
+    all.push_back(&s);
+    classes[static_cast<size_t>(s.size_class)].push_back(&s);
+  }
+  c.overall = speedup_stats(all);
+  for (size_t i = 0; i < 3; ++i) c.by_class[i] = speedup_stats(classes[i]);
+
+  // Shapes are sorted by family and group, so each group is one run.
+  for (size_t i = 0; i < c.shapes.size();) {
+    size_t j = i;
+    std::vector<const ShapeComparison*> members;
+    std::array<std::vector<const ShapeComparison*>, 3> member_classes;
+    while (j < c.shapes.size() && c.shapes[j].key.family == c.shapes[i].key.family &&
+           c.shapes[j].group == c.shapes[i].group) {
+      members.push_back(&c.shapes[j]);
+      member_classes[static_cast<size_t>(c.shapes[j].size_class)].push_back(&c.shapes[j]);
+      ++j;
+    }
+    GroupSummary g;
+    g.family = c.shapes[i].key.family;
+    g.group = c.shapes[i].group;
+    g.label = group_label(c.shapes[i].key);
+    g.all = speedup_stats(members);
+    for (size_t k = 0; k < 3; ++k) g.by_class[k] = speedup_stats(member_classes[k]);
+    c.groups.push_back(std::move(g));
+    i = j;
+  }
+  for (const auto& w : c.warnings) log().warn("{}", w);
+  return c;
+}
+
+}  // namespace cktune

@@ -1,0 +1,173 @@
+#include "cktune/compare/compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "cktune/core/error.hpp"
+
+namespace cktune {
+namespace {
+
+const std::string kResults = CKTUNE_TEST_DATA "/results/";
+const std::string kAiter = CKTUNE_TEST_DATA "/aiter-optest/";
+
+const ShapeComparison* shape(const Comparison& c, const std::string& m, const std::string& n, const std::string& k) {
+  for (const auto& s : c.shapes)
+    if (s.key.cells == std::vector<std::string>{m, n, k}) return &s;
+  return nullptr;
+}
+
+TEST(Compare, SizeClasses) {
+  EXPECT_EQ(size_class(1), SizeClass::Decode);
+  EXPECT_EQ(size_class(63), SizeClass::Decode);
+  EXPECT_EQ(size_class(64), SizeClass::Medium);
+  EXPECT_EQ(size_class(512), SizeClass::Medium);
+  EXPECT_EQ(size_class(513), SizeClass::Prefill);
+}
+
+// tests/data/results: 7 shared shapes, speedups 2.0, 20/20.2, 0.8, 1.25, 1.0, 1.5 and one that failed after;
+// M=8192 only before, M=2 only after.
+TEST(Compare, HandMadePairMath) {
+  Comparison c = compare(load_compare_input(kResults + "a8w8_blockscale_before.csv"),
+                         load_compare_input(kResults + "a8w8_blockscale_after.csv"), CompareOptions{});
+  EXPECT_EQ(c.before_info.format, "cktune-results");
+  ASSERT_EQ(c.shapes.size(), 7u);
+  const double s32 = 20.0 / 20.2;
+  const double product = 2.0 * s32 * 0.8 * 1.25 * 1.0 * 1.5;
+  EXPECT_EQ(c.overall.count, 6u);
+  EXPECT_EQ(c.overall.not_measured, 1u);
+  EXPECT_NEAR(c.overall.geomean, std::pow(product, 1.0 / 6), 1e-12);
+  EXPECT_NEAR(c.overall.mean, (2.0 + s32 + 0.8 + 1.25 + 1.0 + 1.5) / 6, 1e-12);
+  EXPECT_DOUBLE_EQ(c.overall.min, 0.8);
+  EXPECT_DOUBLE_EQ(c.overall.max, 2.0);
+  EXPECT_EQ(c.overall.improved, 3u);
+  EXPECT_EQ(c.overall.regressed, 1u);
+  EXPECT_EQ(c.overall.unchanged, 2u);
+
+  const auto& decode = c.by_class[static_cast<size_t>(SizeClass::Decode)];
+  EXPECT_EQ(decode.count, 3u);
+  EXPECT_NEAR(decode.geomean, std::cbrt(2.0 * s32 * 1.0), 1e-12);
+  const auto& medium = c.by_class[static_cast<size_t>(SizeClass::Medium)];
+  EXPECT_EQ(medium.count, 2u);
+  EXPECT_EQ(medium.regressed, 1u);
+  EXPECT_NEAR(medium.geomean, std::sqrt(0.8 * 1.5), 1e-12);
+  const auto& prefill = c.by_class[static_cast<size_t>(SizeClass::Prefill)];
+  EXPECT_EQ(prefill.count, 1u);
+  EXPECT_EQ(prefill.not_measured, 1u);
+
+  ASSERT_EQ(c.groups.size(), 2u);
+  EXPECT_EQ(c.groups[0].label, "N=4096,K=7168");  // numeric order: 4096 before 7168
+  EXPECT_EQ(c.groups[0].all.count, 4u);
+  EXPECT_EQ(c.groups[1].label, "N=7168,K=2048");
+  EXPECT_EQ(c.groups[1].all.count, 2u);
+  EXPECT_EQ(c.groups[1].by_class[static_cast<size_t>(SizeClass::Prefill)].not_measured, 1u);
+
+  const auto* m1 = shape(c, "1", "4096", "7168");
+  ASSERT_NE(m1, nullptr);
+  EXPECT_EQ(m1->change, Change::Improved);
+  EXPECT_DOUBLE_EQ(m1->speedup, 2.0);
+  EXPECT_EQ(m1->after_kernel, "cktune_bs_64x128x128_1x1_w4");
+  EXPECT_EQ(shape(c, "32", "4096", "7168")->change, Change::Unchanged);
+  EXPECT_EQ(shape(c, "128", "4096", "7168")->change, Change::Regressed);
+  EXPECT_EQ(shape(c, "1024", "7168", "2048")->change, Change::NotMeasured);
+
+  ASSERT_EQ(c.only_before.size(), 1u);
+  EXPECT_EQ(c.only_before[0].cells[0], "8192");
+  ASSERT_EQ(c.only_after.size(), 1u);
+  EXPECT_EQ(c.only_after[0].cells[0], "2");
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(Compare, ThresholdAndMetricAndRole) {
+  CompareOptions o;
+  o.threshold_pct = 0.5;  // 20/20.2 = 0.990 is now a regression
+  Comparison c = compare(load_compare_input(kResults + "a8w8_blockscale_before.csv"),
+                         load_compare_input(kResults + "a8w8_blockscale_after.csv"), o);
+  EXPECT_EQ(shape(c, "32", "4096", "7168")->change, Change::Regressed);
+
+  o = CompareOptions{};
+  o.metric = Metric::Tflops;
+  c = compare(load_compare_input(kResults + "a8w8_blockscale_before.csv"),
+              load_compare_input(kResults + "a8w8_blockscale_after.csv"), o);
+  // TFLOPS are rounded to 2 decimals in the file: 2.94 -> 5.87.
+  EXPECT_NEAR(shape(c, "1", "4096", "7168")->speedup, 5.87 / 2.94, 1e-12);
+  EXPECT_EQ(shape(c, "1024", "7168", "2048")->change, Change::NotMeasured);
+
+  o = CompareOptions{};
+  o.role = ResultRole::Baseline;
+  c = compare(load_compare_input(kResults + "a8w8_blockscale_before.csv"),
+              load_compare_input(kResults + "a8w8_blockscale_after.csv"), o);
+  EXPECT_EQ(c.shapes.size(), 7u);
+  EXPECT_EQ(c.overall.unchanged, 7u);  // the same cuBLASLt numbers both times
+}
+
+TEST(Compare, AiterMarkdownLogs) {
+  Comparison c = compare(load_compare_input(kAiter + "test_gemm_a8w8_blockscale_before.log"),
+                         load_compare_input(kAiter + "test_gemm_a8w8_blockscale_after.log"), CompareOptions{});
+  EXPECT_EQ(c.shapes.size(), 8u);  // 4 M values x (preshuffled, plain), the ck rows
+  EXPECT_EQ(c.families().size(), 2u);
+  const auto* s = shape(c, "1", "24576", "1536");
+  ASSERT_NE(s, nullptr);
+
+  CompareOptions asm_only;
+  asm_only.role = ResultRole::Baseline;
+  asm_only.backend = "aiter-asm";
+  Comparison a = compare(load_compare_input(kAiter + "test_gemm_a8w8_blockscale_before.log"),
+                         load_compare_input(kAiter + "test_gemm_a8w8_blockscale_after.log"), asm_only);
+  EXPECT_EQ(a.shapes.size(), 8u);
+  EXPECT_EQ(a.overall.unchanged, 8u);
+
+  Comparison moe = compare(load_compare_input(kAiter + "test_moe_2stage_before.log"),
+                           load_compare_input(kAiter + "test_moe_2stage_after.log"), CompareOptions{});
+  EXPECT_EQ(moe.shapes.size(), 6u);
+  ASSERT_EQ(moe.groups.size(), 2u);  // two MoE configurations, token plays M
+  EXPECT_EQ(moe.groups[0].label.rfind("model_dim=4096,inter_dim=1536", 0), 0u) << moe.groups[0].label;
+  EXPECT_EQ(moe.by_class[static_cast<size_t>(SizeClass::Prefill)].count, 1u);  // token 1024
+}
+
+TEST(Compare, WarnsWhenMachinesDiffer) {
+  CompareInput b = load_compare_input(kResults + "a8w8_blockscale_before.csv");
+  CompareInput a = load_compare_input(kResults + "a8w8_blockscale_after.csv");
+  for (auto& r : a.rows) r.cu_num = 304;
+  Comparison c = compare(b, a, CompareOptions{});
+  ASSERT_FALSE(c.warnings.empty());
+  EXPECT_NE(c.warnings[0].find("different machines"), std::string::npos);
+}
+
+TEST(Compare, NoMatchIsAnError) {
+  CompareInput b = load_compare_input(kResults + "a8w8_blockscale_before.csv");
+  CompareInput m = load_compare_input(kAiter + "test_moe_2stage_before.log");
+  EXPECT_THROW(compare(b, m, CompareOptions{}), Error);
+  EXPECT_THROW(load_compare_input(kResults + "missing.csv"), Error);
+  // A table that is neither format.
+  EXPECT_THROW(load_compare_input(CKTUNE_TEST_DATA "/aiter-configs/a8w8_blockscale_untuned_gemm.csv"), Error);
+}
+
+TEST(Compare, TextAndJson) {
+  Comparison c = compare(load_compare_input(kResults + "a8w8_blockscale_before.csv"),
+                         load_compare_input(kResults + "a8w8_blockscale_after.csv"), CompareOptions{});
+  std::string text = render_comparison_text(c);
+  EXPECT_NE(text.find("2.000x"), std::string::npos);
+  EXPECT_NE(text.find("regressed"), std::string::npos);
+  EXPECT_NE(text.find("N=4096,K=7168"), std::string::npos);
+  EXPECT_NE(text.find("only in before"), std::string::npos);
+  EXPECT_NE(text.find("M=8192,N=4096,K=7168"), std::string::npos);
+
+  nlohmann::json j = comparison_json(c);
+  EXPECT_EQ(j["summary"]["count"], 6);
+  EXPECT_EQ(j["summary"]["improved"], 3);
+  EXPECT_EQ(j["by_class"]["medium"]["range"], "64-512");
+  EXPECT_EQ(j["shapes"].size(), 7u);
+  EXPECT_EQ(j["shapes"][0]["key"]["M"], 1);
+  EXPECT_EQ(j["unmatched"]["only_after"][0]["key"]["M"], 2);
+  bool saw_null = false;
+  for (const auto& s : j["shapes"])
+    if (s["change"] == "not_measured") saw_null = s["speedup"].is_null();
+  EXPECT_TRUE(saw_null);
+}
+
+}  // namespace
+}  // namespace cktune
