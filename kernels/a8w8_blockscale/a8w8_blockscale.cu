@@ -29,11 +29,6 @@ gpu::ErrorCode ensure_smem(Kernel k, int bytes, std::atomic<bool>& done) {
   return e;
 }
 
-size_t counter_bytes(const InstanceParams& p, int M, int N) {
-  const size_t tiles = static_cast<size_t>((N + p.tile_n - 1) / p.tile_n) * ((M + p.tile_m - 1) / p.tile_m);
-  return align_up(tiles * sizeof(int));
-}
-
 template <class C>
 gpu::ErrorCode launch_mma(const InstanceParams& p, const Args& a, gpu::Stream stream) {
   static std::atomic<bool> smem_set{false};
@@ -50,12 +45,31 @@ gpu::ErrorCode launch_mma(const InstanceParams& p, const Args& a, gpu::Stream st
   m.K = a.K;
   m.KB = a.K / 128;
   m.S = p.split_k;
-  if (p.split_k > 1) {
-    auto* ws = static_cast<uint8_t*>(a.workspace);
-    m.counters = reinterpret_cast<int*>(ws);
-    m.partials = reinterpret_cast<float*>(ws + counter_bytes(p, a.M, a.N));
-  }
   const dim3 grid((a.N + C::kBN - 1) / C::kBN, (a.M + C::kBM - 1) / C::kBM, p.split_k);
+  if (p.split_k > 1) {
+    // The S CTAs of a tile reduce through a thread-block cluster (1 x 1 x S); 16 is beyond the
+    // portable cluster size and has to be allowed explicitly.
+    static std::atomic<bool> big_cluster_set{false};
+    if (p.split_k > 8 && !big_cluster_set.load(std::memory_order_relaxed)) {
+      if (auto e = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1); e != gpu::kSuccess)
+        return e;
+      big_cluster_set.store(true, std::memory_order_relaxed);
+    }
+    m.cluster = 1;
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3(C::kThreads);
+    cfg.dynamicSmemBytes = C::kSmemBytes;
+    cfg.stream = stream;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = 1;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = static_cast<unsigned>(p.split_k);
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, kernel, m);
+  }
   kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(m);
   return cudaGetLastError();
 }
@@ -65,55 +79,91 @@ struct Entry {
   LaunchFn launch;
 };
 
-// One row per kernel configuration and split count.
-#define CKTUNE_MMA(BM, BN, WN, WM, WK, ST, SK)                                                   \
-  Entry{InstanceParams{0, nullptr, Variant::SplitKMma, BM, BN, 128, ST, (WN) * (WM) * (WK), SK, \
-                       89},                                                                      \
-        &launch_mma<MmaCfg<BN, BM, WN, WM, WK, ST>>}
-#define CKTUNE_WGMMA(BM, BN, ST)                                                                  \
-  Entry{InstanceParams{0, nullptr, Variant::Wgmma, BM, BN, 128, ST, detail::WgCfg<BM, BN, ST>::kWarps, \
-                       1, 90},                                                                    \
+// One row per kernel configuration and split count. KBS = 128-K blocks per pipeline stage.
+#define CKTUNE_MMA(BM, BN, WN, WM, WK, ST, KBS, SK)                                                         \
+  Entry{InstanceParams{0, nullptr, Variant::SplitKMma, BM, BN, 128 * (KBS), ST, (WN) * (WM) * (WK), SK, 89}, \
+        &launch_mma<MmaCfg<BN, BM, WN, WM, WK, ST, KBS>>}
+#define CKTUNE_WGMMA(BM, BN, ST, SK)                                                                        \
+  Entry{InstanceParams{0, nullptr, Variant::Wgmma, BM, BN, 128, ST, detail::WgCfg<BM, BN, ST>::kWarps, SK, 90}, \
         &detail::launch_wgmma<detail::WgCfg<BM, BN, ST>>}
+#define CKTUNE_WGMMA_DB(BM, BN, ST, SK)                                                                       \
+  Entry{InstanceParams{0, nullptr, Variant::WgmmaDb, BM, BN, 128, ST, detail::WgCfg<BM, BN, ST, true>::kWarps, \
+                       SK, 90},                                                                                \
+        &detail::launch_wgmma<detail::WgCfg<BM, BN, ST, true>>}
 
-// Order is the id: append only, never reorder (ids and names are stored in tuned tables).
+#define CKTUNE_WGMMA_P(BM, BN, ST)                                                                          \
+  Entry{InstanceParams{0, nullptr, Variant::WgmmaPersistent, BM, BN, 128, ST, detail::WgCfg<BM, BN, ST>::kWarps, \
+                       1, 90},                                                                                   \
+        &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST>>}
+
+// Order is the id: append only once tuned tables exist (ids and names are stored in them).
 const std::array kTable = {
-    // Decode: M <= 8, weights stream through 64/32-row W tiles, K split across CTAs.
-    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1),
-    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 4),
-    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 8),
-    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 16),
-    CKTUNE_MMA(8, 32, 2, 1, 2, 6, 4),
-    CKTUNE_MMA(8, 32, 2, 1, 2, 6, 8),
-    CKTUNE_MMA(8, 32, 2, 1, 2, 6, 16),
+    // Decode (M <= 8): weights stream through narrow W tiles, K split across CTAs.
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 1),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 8),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 16),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 2),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 4),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 8),
+    CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 4),
+    CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 8),
+    CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 16),
     // Small M (<= 16).
-    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1),
-    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 4),
-    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 8),
-    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 16),
-    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 2),
-    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 4),
-    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 8),
-    // Medium M (32..512).
-    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1),
-    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 4),
-    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 8),
-    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1),
-    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 2),
-    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 4),
-    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1),
-    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 2),
-    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 4),
-    // Large tiles on the warp MMA (fallback for prefill where wgmma cannot run).
-    CKTUNE_MMA(128, 128, 2, 4, 1, 3, 1),
-    CKTUNE_MMA(128, 128, 2, 4, 1, 3, 2),
-    // Prefill: wgmma + TMA, warp-specialised.
-    CKTUNE_WGMMA(128, 128, 4),
-    CKTUNE_WGMMA(128, 128, 6),
-    CKTUNE_WGMMA(128, 64, 6),
-    CKTUNE_WGMMA(64, 128, 6),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 1),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 8),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 16),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 2),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 4),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 8),
+    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 1, 2),
+    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 1, 8),
+    // Medium M on the warp MMA.
+    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 1),
+    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 8),
+    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 1),
+    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 2),
+    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 4),
+    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 1),
+    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 2),
+    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 4),
+    // Large tiles on the warp MMA: the prefill path where wgmma cannot run (pre-Hopper).
+    CKTUNE_MMA(128, 128, 2, 4, 1, 3, 1, 1),
+    CKTUNE_MMA(128, 128, 2, 4, 1, 3, 1, 2),
+    // wgmma + TMA, warp-specialised: prefill, and medium M with split-K.
+    CKTUNE_WGMMA(128, 128, 4, 1),
+    CKTUNE_WGMMA(128, 128, 4, 2),
+    CKTUNE_WGMMA(128, 128, 4, 4),
+    CKTUNE_WGMMA(128, 128, 5, 1),
+    CKTUNE_WGMMA(128, 64, 6, 1),
+    CKTUNE_WGMMA(128, 64, 6, 2),
+    CKTUNE_WGMMA(128, 64, 6, 4),
+    CKTUNE_WGMMA(64, 128, 6, 1),
+    CKTUNE_WGMMA(64, 128, 6, 2),
+    CKTUNE_WGMMA(64, 128, 6, 4),
+    CKTUNE_WGMMA(64, 128, 6, 8),
+    CKTUNE_WGMMA(64, 64, 8, 1),
+    CKTUNE_WGMMA(64, 64, 8, 2),
+    CKTUNE_WGMMA(64, 64, 8, 4),
+    CKTUNE_WGMMA(64, 64, 8, 8),
+    // Same, with two partial tiles in flight per warpgroup.
+    CKTUNE_WGMMA_DB(128, 128, 4, 1),
+    CKTUNE_WGMMA_DB(128, 128, 4, 2),
+    CKTUNE_WGMMA_DB(64, 128, 6, 1),
+    CKTUNE_WGMMA_DB(64, 128, 6, 4),
+    // Persistent (one CTA per SM walks the tiles), TMA-store epilogue: prefill.
+    CKTUNE_WGMMA_P(128, 128, 4),
+    CKTUNE_WGMMA_P(128, 128, 5),
+    CKTUNE_WGMMA_P(128, 64, 6),
+    CKTUNE_WGMMA_P(64, 128, 6),
 };
 #undef CKTUNE_MMA
 #undef CKTUNE_WGMMA
+#undef CKTUNE_WGMMA_P
+#undef CKTUNE_WGMMA_DB
 
 struct Table {
   std::array<InstanceParams, kTable.size()> params{};
@@ -155,14 +205,19 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
   if (K % 128 != 0) return "K is not a multiple of 128: a8w8_blockscale needs whole 128-wide K scale blocks";
   if (sm < p.min_sm) return "the device is too old for this instance's code path";
   if (p.split_k > K / 128) return "split_k exceeds the number of 128-wide K blocks";
-  if (p.variant == Variant::Wgmma && sm != 90) return "wgmma/TMA path is built for sm_90a only";
+  const bool hopper_path = p.variant == Variant::Wgmma || p.variant == Variant::WgmmaDb ||
+                           p.variant == Variant::WgmmaPersistent;
+  if (hopper_path && sm != 90) return "wgmma/TMA path is built for sm_90a only";
+  if (p.variant == Variant::WgmmaPersistent && N % 8 != 0)
+    return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";
   return nullptr;
 }
 
 size_t workspace_bytes(const InstanceParams& p, int M, int N, int K) {
   (void)K;
-  if (p.split_k <= 1) return 0;
-  return counter_bytes(p, M, N) + align_up(static_cast<size_t>(p.split_k) * M * N * sizeof(float));
+  // Warp-MMA split-K reduces inside a cluster (no scratch); wgmma split-K uses fp32 partials.
+  if (p.split_k <= 1 || p.variant == Variant::SplitKMma) return 0;
+  return detail::counter_region_bytes(M, N) + align_up(static_cast<size_t>(p.split_k) * M * N * sizeof(float));
 }
 
 gpu::ErrorCode prepare_workspace(void* workspace, size_t bytes, gpu::Stream stream) {
@@ -174,30 +229,42 @@ gpu::ErrorCode launch(const InstanceParams& p, const Args& a, gpu::Stream stream
   if (p.id < 0 || static_cast<size_t>(p.id) >= kTable.size()) return cudaErrorInvalidValue;
   if (why_not(p, a.M, a.N, a.K) != nullptr) return cudaErrorInvalidValue;
   if (a.workspace_bytes < workspace_bytes(p, a.M, a.N, a.K)) return cudaErrorInvalidValue;
+  // A failed runtime call elsewhere leaves a sticky "last error" that our post-launch check would
+  // report as ours; start clean.
+  (void)cudaGetLastError();
   return kTable[p.id].launch(p, a, stream);
 }
 
-int default_instance(int M, int N, int K, int sm_count) {
-  // Untuned rule of thumb: pick the tile family by M, then the smallest split count that puts
-  // about two CTAs on every SM. Tuning replaces this per shape.
+int default_instance(int M, int N, int K, int sm_count, int sm) {
+  // Untuned rule of thumb, written before any measurement was tuned into it: pick a tile family
+  // by M (warp MMA for decode, wgmma from M > 16 on sm_90), then the smallest split count of that
+  // family that gives every SM at least one CTA. Tuning replaces this per shape.
   const auto all = instances();
-  const int kb = K / 128;
-  int tm = 8, tn = 64;
-  if (M > 8) tm = 16;
-  if (M > 16) tm = 32;
-  if (M > 32) { tm = 64; tn = 128; }
-  if (M > 256) { tm = 128; tn = 128; }
-  if (M > 512) {
+  Variant v = Variant::SplitKMma;
+  int tm = 8, tn = 64, st = 4;
+  if (sm == 90 && M > 512 && N % 8 == 0) {
     for (const auto& p : all)
-      if (p.variant == Variant::Wgmma && p.tile_m == 128 && p.tile_n == 128) return p.id;
+      if (p.variant == Variant::WgmmaPersistent && p.tile_m == 128 && p.tile_n == 128 && p.stages == 4) return p.id;
+  }
+  if (M > 8) tm = 16;
+  if (M > 16) {
+    if (sm == 90) {
+      v = Variant::Wgmma;
+      tm = M <= 64 ? 64 : 128;
+      tn = 128;
+      st = M <= 64 ? 6 : 4;
+    } else {
+      tm = M <= 32 ? 32 : M <= 64 ? 64 : 128;
+      tn = M <= 32 ? 64 : 128;
+      st = tm == 128 ? 3 : 4;
+    }
   }
   const long tiles = static_cast<long>((N + tn - 1) / tn) * ((M + tm - 1) / tm);
   int best = -1;
   for (const auto& p : all) {
-    if (p.variant != Variant::SplitKMma || p.tile_m != tm || p.tile_n != tn || p.split_k > kb) continue;
-    if (best < 0) best = p.id;
-    if (tiles * all[best].split_k >= 2L * sm_count) break;
-    best = p.id;
+    if (p.variant != v || p.tile_m != tm || p.tile_n != tn || p.tile_k != 128 || p.stages != st) continue;
+    if (why_not(p, M, N, K, sm) != nullptr) continue;
+    if (best < 0 || (tiles * all[best].split_k < sm_count && p.split_k > all[best].split_k)) best = p.id;
   }
   return best < 0 ? 0 : best;
 }

@@ -21,6 +21,8 @@ namespace cktune::kernels::a8w8_blockscale {
 enum class Variant {
   SplitKMma,  // mma.sync m16n8k32 fp8 (sm_89+), Y^T = W * X^T so N takes the 16-wide side; split-K
   Wgmma,      // wgmma m64nNk32 fp8 + TMA, warp-specialised (sm_90a), per-128-K promotion
+  WgmmaDb,    // Wgmma with two partial tiles in flight (next block's wgmma overlap the promotion)
+  WgmmaPersistent,  // Wgmma as a persistent kernel (one CTA per SM walks the tiles), TMA-store epilogue
 };
 struct VariantName {
   Variant value;
@@ -29,6 +31,8 @@ struct VariantName {
 inline constexpr VariantName kVariantNames[] = {
     {Variant::SplitKMma, "mma"},
     {Variant::Wgmma, "wgmma"},
+    {Variant::WgmmaDb, "wgmma2"},
+    {Variant::WgmmaPersistent, "wgmmap"},
 };
 std::string_view to_string(Variant v);
 
@@ -75,7 +79,7 @@ gpu::ErrorCode prepare_workspace(void* workspace, size_t bytes, gpu::Stream stre
 gpu::ErrorCode launch(const InstanceParams& p, const Args& a, gpu::Stream stream);
 
 // The untuned default: what bench runs for a shape without a tuned row. Index into instances().
-int default_instance(int M, int N, int K, int sm_count);
+int default_instance(int M, int N, int K, int sm_count, int sm = 90);
 
 // The name of an instance, built from its fields only (e.g. "mma_m16_n64_k128_st4_w4_sk8").
 // Exposed so that tests can check the names are unique and stable.

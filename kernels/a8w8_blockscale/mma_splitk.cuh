@@ -17,6 +17,11 @@
 
 #include "../common/arch_sm90.hpp"
 #include "../common/numeric.hpp"
+#include "splitk.cuh"
+
+#if defined(CKTUNE_CUDA)
+#include <cooperative_groups.h>
+#endif
 
 namespace cktune::kernels::a8w8_blockscale::detail {
 
@@ -29,18 +34,21 @@ struct MmaArgs {
   float* partials;  // [S][M][N] fp32, only when S > 1
   int* counters;    // one per (n tile, m tile), only when S > 1
   int M, N, K, KB, S;
+  int cluster;      // 1: the S CTAs of a tile form a thread-block cluster and reduce through DSMEM
 };
 
-template <int BN, int BM, int WN, int WM, int WK, int STAGES>
+template <int BN, int BM, int WN, int WM, int WK, int STAGES, int KBS = 1>
 struct MmaCfg {
-  static constexpr int kBN = BN, kBM = BM, kWN = WN, kWM = WM, kWK = WK, kStages = STAGES;
+  static constexpr int kBN = BN, kBM = BM, kWN = WN, kWM = WM, kWK = WK, kStages = STAGES, kKbs = KBS;
+  static constexpr int kRowBytes = 128 * KBS;  // K bytes of one row in a stage
   static constexpr int kWarps = WN * WM * WK;
   static constexpr int kThreads = kWarps * gpu::kWaveSize;
   static constexpr int kTN = BN / WN;  // warp tile, W rows
   static constexpr int kTM = BM / WM;  // warp tile, X rows
   static constexpr int kMI = kTN / 16;
   static constexpr int kNJ = kTM / 8;
-  static constexpr int kStageBytes = ((BN + BM) * 128 + BM * 4 + 16 + 127) / 128 * 128;
+  static constexpr int kScaleOfs = (BN + BM) * kRowBytes;
+  static constexpr int kStageBytes = (kScaleOfs + KBS * (BM + 4) * 4 + 127) / 128 * 128;
   static constexpr int kSmemBytes = kStageBytes * STAGES;
   static_assert(kTN % 16 == 0 && kTM % 8 == 0, "warp tile must be whole MMA tiles");
   static_assert(4 % WK == 0, "K-split warps must divide the four 32-K steps of a stage");
@@ -51,7 +59,8 @@ struct MmaCfg {
 
 // Byte offset of 16-byte chunk `ch` of row `row` in a [rows][128 B] tile: XOR swizzle so that the
 // eight rows an ldmatrix phase reads at one logical chunk hit eight different bank groups.
-__device__ __forceinline__ int swz(int row, int ch) { return row * 128 + ((ch ^ (row & 7)) << 4); }
+template <int kRowBytes>
+__device__ __forceinline__ int swz(int row, int ch) { return row * kRowBytes + ((ch ^ (row & 7)) << 4); }
 
 template <class C>
 __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a) {
@@ -77,35 +86,47 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
 
   auto stage_ptr = [&](int s) { return smem + s * C::kStageBytes; };
 
-  auto load_stage = [&](int s, int kb) {
+  constexpr int KBS = C::kKbs, RB = C::kRowBytes, CH = RB / 16;
+  // Stage t holds k-blocks kb_begin + t*KBS ... (+KBS-1); blocks past kb_end load as zeros with
+  // zero scales, so they add nothing.
+  auto load_stage = [&](int s, int t) {
     uint8_t* base = stage_ptr(s);
     const uint32_t sw = smem_u32(base);
-    const uint32_t sx = sw + BN * 128;
-    const uint32_t ss = sx + BM * 128;
-    const size_t kofs = static_cast<size_t>(kb) * 128;
+    const uint32_t sx = sw + BN * RB;
+    const uint32_t ss = sw + C::kScaleOfs;
+    const int kb0 = kb_begin + t * KBS;
+    const int kvalid = min(KBS, kb_end - kb0);  // >= 1
+    const size_t kofs = static_cast<size_t>(kb0) * 128;
 #pragma unroll
-    for (int c = tid; c < BN * 8; c += T) {
-      const int row = c >> 3, ch = c & 7;
+    for (int c = tid; c < BN * CH; c += T) {
+      const int row = c / CH, ch = c % CH;
       const int g = n0 + row;
-      const bool ok = g < a.N;
-      const uint8_t* src = a.wq + static_cast<size_t>(ok ? g : 0) * a.K + kofs + ch * 16;
-      cp_async_16(sw + swz(row, ch), src, ok ? 16 : 0);
+      const bool ok = g < a.N && ch < kvalid * 8;
+      const uint8_t* src = a.wq + static_cast<size_t>(g < a.N ? g : 0) * a.K + kofs + (ok ? ch * 16 : 0);
+      cp_async_16(sw + swz<RB>(row, ch), src, ok ? 16 : 0);
     }
 #pragma unroll
-    for (int c = tid; c < BM * 8; c += T) {
-      const int row = c >> 3, ch = c & 7;
+    for (int c = tid; c < BM * CH; c += T) {
+      const int row = c / CH, ch = c % CH;
       const int g = m0 + row;
-      const bool ok = g < a.M;
-      const uint8_t* src = a.xq + static_cast<size_t>(ok ? g : 0) * a.K + kofs + ch * 16;
-      cp_async_16(sx + swz(row, ch), src, ok ? 16 : 0);
+      const bool ok = g < a.M && ch < kvalid * 8;
+      const uint8_t* src = a.xq + static_cast<size_t>(g < a.M ? g : 0) * a.K + kofs + (ok ? ch * 16 : 0);
+      cp_async_16(sx + swz<RB>(row, ch), src, ok ? 16 : 0);
     }
-    for (int r = tid; r < BM; r += T) {
-      const int g = m0 + r;
-      const bool ok = g < a.M;
-      cp_async_4(ss + r * 4, a.x_scale + static_cast<size_t>(ok ? g : 0) * a.KB + kb, ok ? 4 : 0);
+    for (int r = tid; r < KBS * BM; r += T) {
+      const int kk = r / BM, row = r % BM;
+      const int g = m0 + row;
+      const bool ok = g < a.M && kk < kvalid;
+      cp_async_4(ss + r * 4, a.x_scale + static_cast<size_t>(g < a.M ? g : 0) * a.KB + (ok ? kb0 + kk : 0), ok ? 4 : 0);
     }
-    if (tid == T - 1) cp_async_4(ss + BM * 4, a.w_scale + static_cast<size_t>(wsc_row) * a.KB + kb, 4);
+    if (tid >= T - KBS) {
+      const int kk = tid - (T - KBS);
+      const bool ok = kk < kvalid;
+      cp_async_4(ss + (KBS * BM + kk) * 4, a.w_scale + static_cast<size_t>(wsc_row) * a.KB + (ok ? kb0 + kk : 0),
+                 ok ? 4 : 0);
+    }
   };
+  const int nst = (nkb + KBS - 1) / KBS;
 
   float acc[MI][NJ][4];
   float tmp[MI][NJ][4];
@@ -118,45 +139,46 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
 
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < nkb) load_stage(s, kb_begin + s);
+    if (s < nst) load_stage(s, s);
     cp_async_commit();
   }
 
   const int g4 = lane >> 2, t4 = lane & 3;
-  for (int it = 0; it < nkb; ++it) {
+  for (int it = 0; it < nst; ++it) {
     cp_async_wait<STAGES - 2>();
     __syncthreads();
     {
       const int nxt = it + STAGES - 1;
-      if (nxt < nkb) load_stage(nxt % STAGES, kb_begin + nxt);
+      if (nxt < nst) load_stage(nxt % STAGES, nxt);
       cp_async_commit();
     }
     const uint8_t* base = stage_ptr(it % STAGES);
     const uint32_t sw = smem_u32(base);
-    const uint32_t sx = sw + BN * 128;
-    const float* ss = reinterpret_cast<const float*>(base + (BN + BM) * 128);
-
+    const uint32_t sx = sw + BN * RB;
+#pragma unroll
+    for (int kk = 0; kk < KBS; ++kk) {
+    const float* ss = reinterpret_cast<const float*>(base + C::kScaleOfs) + kk * BM;
 #pragma unroll
     for (int ks = kw; ks < 4; ks += WK) {
       uint32_t af[MI][4];
 #pragma unroll
       for (int i = 0; i < MI; ++i) {
         const int row = wn * C::kTN + i * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
-        const int ch = 2 * ks + (lane >> 4);
-        ldmatrix_x4(sw + swz(row, ch), af[i][0], af[i][1], af[i][2], af[i][3]);
+        const int ch = kk * 8 + 2 * ks + (lane >> 4);
+        ldmatrix_x4(sw + swz<RB>(row, ch), af[i][0], af[i][1], af[i][2], af[i][3]);
       }
       uint32_t bf[NJ][2];
       if constexpr (NJ == 1) {
         const int row = wm * C::kTM + (lane & 7);
-        const int ch = 2 * ks + ((lane >> 3) & 1);
-        ldmatrix_x2(sx + swz(row, ch), bf[0][0], bf[0][1]);
+        const int ch = kk * 8 + 2 * ks + ((lane >> 3) & 1);
+        ldmatrix_x2(sx + swz<RB>(row, ch), bf[0][0], bf[0][1]);
       } else {
 #pragma unroll
         for (int jp = 0; jp < NJ / 2; ++jp) {
           const int q = lane >> 3;
           const int row = wm * C::kTM + (2 * jp + (q >> 1)) * 8 + (lane & 7);
-          const int ch = 2 * ks + (q & 1);
-          ldmatrix_x4(sx + swz(row, ch), bf[2 * jp][0], bf[2 * jp][1], bf[2 * jp + 1][0],
+          const int ch = kk * 8 + 2 * ks + (q & 1);
+          ldmatrix_x4(sx + swz<RB>(row, ch), bf[2 * jp][0], bf[2 * jp][1], bf[2 * jp + 1][0],
                       bf[2 * jp + 1][1]);
         }
       }
@@ -166,7 +188,7 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
         for (int j = 0; j < NJ; ++j) mma_e4m3_16832(tmp[i][j], af[i], bf[j][0], bf[j][1]);
     }
     // Promote this 128-K block's partial sum with its two scales.
-    const float wsv = ss[BM];
+    const float wsv = reinterpret_cast<const float*>(base + C::kScaleOfs)[KBS * BM + kk];
 #pragma unroll
     for (int j = 0; j < NJ; ++j) {
       const int ml = wm * C::kTM + j * 8 + t4 * 2;
@@ -180,8 +202,51 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
         tmp[i][j][0] = tmp[i][j][1] = tmp[i][j][2] = tmp[i][j][3] = 0.f;
       }
     }
+    }  // kk
   }
   cp_async_wait<0>();
+
+#if defined(CKTUNE_CUDA)
+  if (a.S > 1 && a.cluster) {
+    // NVIDIA split-K: the S CTAs of this tile are one cluster (dims 1x1xS). Every warp parks its
+    // fp32 partial in its own CTA's shared memory as [kw][m][n]; after a cluster barrier, CTA rank
+    // r sums the r-th slice of the tile over CTAs q = 0..S-1 and K-warps kw = 0..WK-1, in that
+    // fixed order, reading the other CTAs' shared memory directly, and writes bf16. No workspace,
+    // no atomics; the second barrier keeps every CTA's shared memory alive until it was read.
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    __syncthreads();  // all warps are done with the pipeline buffers
+    float* red = reinterpret_cast<float*>(smem);
+    constexpr int E = BN * BM;
+#pragma unroll
+    for (int i = 0; i < MI; ++i)
+#pragma unroll
+      for (int j = 0; j < NJ; ++j)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          const int nl = wn * C::kTN + i * 16 + g4 + (r >> 1) * 8;
+          const int ml = wm * C::kTM + j * 8 + t4 * 2 + (r & 1);
+          red[kw * E + ml * BN + nl] = acc[i][j][r];
+        }
+    cluster.sync();
+    const int rank = static_cast<int>(cluster.block_rank());
+    const int e0 = rank * E / a.S, e1 = (rank + 1) * E / a.S;
+    for (int e = e0 + tid; e < e1; e += T) {
+      const int ml = e / BN, nl = e % BN;
+      const int m = m0 + ml, n = n0 + nl;
+      float sum = 0.f;
+      for (int q = 0; q < a.S; ++q) {
+        const float* rq = cluster.map_shared_rank(red, q);
+#pragma unroll
+        for (int k = 0; k < WK; ++k) sum += rq[k * E + e];
+      }
+      if (m < a.M && n < a.N) a.y[static_cast<size_t>(m) * a.N + n] = gpu::f32_to_bf16_bits(sum);
+    }
+    cluster.sync();
+    return;
+  }
+#endif
+  static_assert(WK * BN * BM * 4 <= C::kSmemBytes, "cluster reduction buffer must fit in smem");
 
   // Warps that split a stage's K steps: fold into the kw == 0 warp in fixed order kw = 1..WK-1.
   if constexpr (WK > 1) {
@@ -229,31 +294,8 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
     return;
   }
 
-  const size_t plane = static_cast<size_t>(a.M) * a.N;
-  for_each([&](float v, int m, int n) {
-    __stcg(a.partials + z * plane + static_cast<size_t>(m) * a.N + n, v);
-  });
-  __threadfence();
-  // Only the threads that own output (the kw == 0 warps) reach here when WK > 1.
-  constexpr int kOwners = C::kThreads / WK;
-  __shared__ int s_last;
-  // Named barrier over the owning warps only (barrier 1; __syncthreads would wait for exited warps).
-  asm volatile("bar.sync 1, %0;\n" ::"n"(kOwners));
-  const int tile = blockIdx.y * gridDim.x + blockIdx.x;
-  if (tid == 0) {
-    const int prev = atomicAdd(a.counters + tile, 1);
-    s_last = (prev == a.S - 1);
-  }
-  asm volatile("bar.sync 1, %0;\n" ::"n"(kOwners));
-  if (!s_last) return;
-  __threadfence();
-  for_each([&](float, int m, int n) {
-    const size_t off = static_cast<size_t>(m) * a.N + n;
-    float sum = 0.f;
-    for (int q = 0; q < a.S; ++q) sum += __ldcg(a.partials + q * plane + off);
-    a.y[off] = gpu::f32_to_bf16_bits(sum);
-  });
-  if (tid == 0) a.counters[tile] = 0;
+  splitk_finish<C::kThreads / WK>(for_each, a.partials, a.counters, z, a.S, blockIdx.y * gridDim.x + blockIdx.x,
+                                  a.M, a.N, a.y);
 #endif
 }
 

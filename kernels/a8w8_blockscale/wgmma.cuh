@@ -16,6 +16,7 @@
 #include "../common/numeric.hpp"
 #include "../common/wgmma_e4m3.hpp"
 #include "a8w8_blockscale.hpp"
+#include "splitk.cuh"
 
 #if defined(CKTUNE_CUDA)
 #include <cuda.h>
@@ -24,26 +25,40 @@
 
 namespace cktune::kernels::a8w8_blockscale::detail {
 
-template <int BM, int BN, int STAGES>
+// DB: keep two partial tiles in flight (block i+1's wgmma overlap block i's promotion) instead of
+// waiting for each block's wgmma before promoting it.
+template <int BM, int BN, int STAGES, bool DB = false>
 struct WgCfg {
   static constexpr int kBM = BM, kBN = BN, kStages = STAGES;
+  static constexpr bool kDoubleBuffer = DB;
   static constexpr int kConsumers = BM / 64;                 // consumer warpgroups
   static constexpr int kWarps = (kConsumers + 1) * 4;        // + one producer warpgroup
   static constexpr int kThreads = kWarps * 32;
+  // Register split after setmaxnreg: the producer keeps few, the consumers get the rest
+  // (kConsumers*128*kConsumerRegs + 128*kProducerRegs <= 65536).
+  static constexpr int kProducerRegs = 40;
+  static constexpr int kConsumerRegs = BM == 128 ? 232 : 240;
   static constexpr int kABytes = BM * 128;
   static constexpr int kBBytes = BN * 128;
   static constexpr int kStageBytes = kABytes + kBBytes;
-  // Stages first (1024-byte aligned for the swizzle), then 2*STAGES mbarriers, + alignment slack.
-  static constexpr int kSmemBytes = STAGES * kStageBytes + 2 * STAGES * 8 + 1024;
+  // Epilogue staging: bf16 tile with 16 bytes of padding per row (bank spread).
+  static constexpr int kEpiPitch = BN * 2 + 16;
+  static constexpr int kEpiBytes = BM * kEpiPitch;
+  // Stages first (1024-byte aligned for the swizzle), epilogue tile, 2*STAGES mbarriers, slack.
+  static constexpr int kSmemBytes = STAGES * kStageBytes + kEpiBytes + 2 * STAGES * 8 + 1024;
   static_assert(BM % 64 == 0 && 128 % BN == 0 && BN % 64 == 0, "tile shape");
   static_assert(kStageBytes % 1024 == 0, "stage must keep 1024-byte alignment");
+  static_assert(kSmemBytes <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit");
+  static_assert(BM * BN * 2 <= kEpiBytes, "persistent epilogue boxes must fit the staging area");
 };
 
 struct WgArgs {
   const float* x_scale;
   const float* w_scale;
   uint16_t* y;
-  int M, N, K, KB;
+  float* partials;  // split-K only
+  int* counters;    // split-K only
+  int M, N, K, KB, S;
 };
 
 #if defined(CKTUNE_CUDA)
@@ -56,7 +71,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   constexpr int BM = C::kBM, BN = C::kBN, ST = C::kStages;
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
-  uint64_t* full = reinterpret_cast<uint64_t*>(smem + ST * C::kStageBytes);
+  uint8_t* epi = smem + ST * C::kStageBytes;
+  uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytes);
   uint64_t* empty = full + ST;
 
   const int tid = threadIdx.x;
@@ -64,6 +80,9 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int m0 = blockIdx.y * BM;
   const int n0 = blockIdx.x * BN;
   const int KB = a.KB;
+  const int z = blockIdx.z;
+  const int kb_begin = (z * KB) / a.S;
+  const int nkb = ((z + 1) * KB) / a.S - kb_begin;
 
   if (tid == 0) {
     for (int s = 0; s < ST; ++s) {
@@ -75,92 +94,260 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   __syncthreads();
 
   if (wg == C::kConsumers) {
-    // Producer: a single thread streams the stages.
+    // Producer warpgroup: gives registers back to the consumers; one thread streams the stages.
+    setmaxnreg_dec<C::kProducerRegs>();
     if (tid == C::kConsumers * 128) {
       tma_prefetch_desc(&tmap_x);
       tma_prefetch_desc(&tmap_w);
-      for (int kb = 0; kb < KB; ++kb) {
-        const int s = kb % ST;
-        if (kb >= ST) mbar_wait(&empty[s], ((kb / ST) + 1) & 1);
+      for (int i = 0; i < nkb; ++i) {
+        const int s = i % ST;
+        if (i >= ST) mbar_wait(&empty[s], ((i / ST) + 1) & 1);
         uint8_t* st = smem + s * C::kStageBytes;
         mbar_expect_tx(&full[s], C::kStageBytes);
-        tma_load_2d(smem_u32(st), &tmap_x, &full[s], kb * 128, m0);
-        tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb * 128, n0);
+        tma_load_2d(smem_u32(st), &tmap_x, &full[s], (kb_begin + i) * 128, m0);
+        tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], (kb_begin + i) * 128, n0);
       }
     }
     return;
   }
+  setmaxnreg_inc<C::kConsumerRegs>();
 
   // Consumers.
   const int lane = tid & 31;
   const int wid = (tid % 128) / 32;
   const int row0 = m0 + wg * 64 + wid * 16 + (lane >> 2);  // this thread's rows: row0, row0 + 8
   const int row1 = row0 + 8;
-  const float* xs0p = a.x_scale + static_cast<size_t>(row0 < a.M ? row0 : 0) * KB;
-  const float* xs1p = a.x_scale + static_cast<size_t>(row1 < a.M ? row1 : 0) * KB;
-  const float* wsp = a.w_scale + static_cast<size_t>(n0 / 128) * KB;
   const bool ok0 = row0 < a.M, ok1 = row1 < a.M;
+  const float* xs0p = a.x_scale + static_cast<size_t>(ok0 ? row0 : 0) * KB + kb_begin;
+  const float* xs1p = a.x_scale + static_cast<size_t>(ok1 ? row1 : 0) * KB + kb_begin;
+  const float* wsp = a.w_scale + static_cast<size_t>(n0 / 128) * KB + kb_begin;
 
   float acc[BN / 2];
-  float tmp[BN / 2];
+  float ta[BN / 2];
+  float tb[C::kDoubleBuffer ? BN / 2 : 1];
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
 
-  float nx0 = ok0 ? __ldg(xs0p) : 0.f, nx1 = ok1 ? __ldg(xs1p) : 0.f, nw = __ldg(wsp);
-  for (int kb = 0; kb < KB; ++kb) {
-    const int s = kb % ST;
-    const float x0 = nx0, x1 = nx1, w = nw;
-    if (kb + 1 < KB) {
-      nx0 = ok0 ? __ldg(xs0p + kb + 1) : 0.f;
-      nx1 = ok1 ? __ldg(xs1p + kb + 1) : 0.f;
-      nw = __ldg(wsp + kb + 1);
-    }
-    mbar_wait(&full[s], (kb / ST) & 1);
-    const uint32_t sa = smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128;
-    const uint32_t sb = smem_u32(smem + s * C::kStageBytes + C::kABytes);
-    const uint64_t da = smem_desc_sw128(sa);
-    const uint64_t db = smem_desc_sw128(sb);
-    fence_operands(tmp);
+  // Issue the four 32-K wgmma of local k-block i into t (fresh: the first one overwrites).
+  auto issue = [&](int i, float(&t)[BN / 2]) {
+    const int s = i % ST;
+    mbar_wait(&full[s], (i / ST) & 1);
+    const uint64_t da = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128);
+    const uint64_t db = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes + C::kABytes));
     wgmma_fence();
 #pragma unroll
-    for (int ks = 0; ks < 4; ++ks) {
-      // Advancing 32 bytes along K inside the swizzled 128-byte row = +2 in the address field.
-      WgmmaE4m3<BN>::run(tmp, da + 2 * ks, db + 2 * ks, ks > 0 ? 1 : 0);
-    }
+    for (int ks = 0; ks < 4; ++ks) WgmmaE4m3<BN>::run(t, da + 2 * ks, db + 2 * ks, ks > 0 ? 1 : 0);
     wgmma_commit();
-    wgmma_wait<0>();
-    fence_operands(tmp);
-    if (lane == 0) mbar_arrive(&empty[s]);
-    const float s0 = x0 * w, s1 = x1 * w;
+  };
+  // Block i's wgmma are complete: free its stage, scale its partial into acc.
+  auto promote = [&](int i, float(&t)[BN / 2]) {
+    fence_operands(t);
+    if (lane == 0) mbar_arrive(&empty[i % ST]);
+    const float w = __ldg(wsp + i);
+    const float s0 = (ok0 ? __ldg(xs0p + i) : 0.f) * w;
+    const float s1 = (ok1 ? __ldg(xs1p + i) : 0.f) * w;
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j) {
-      acc[j * 4 + 0] = fmaf(tmp[j * 4 + 0], s0, acc[j * 4 + 0]);
-      acc[j * 4 + 1] = fmaf(tmp[j * 4 + 1], s0, acc[j * 4 + 1]);
-      acc[j * 4 + 2] = fmaf(tmp[j * 4 + 2], s1, acc[j * 4 + 2]);
-      acc[j * 4 + 3] = fmaf(tmp[j * 4 + 3], s1, acc[j * 4 + 3]);
+      acc[j * 4 + 0] = fmaf(t[j * 4 + 0], s0, acc[j * 4 + 0]);
+      acc[j * 4 + 1] = fmaf(t[j * 4 + 1], s0, acc[j * 4 + 1]);
+      acc[j * 4 + 2] = fmaf(t[j * 4 + 2], s1, acc[j * 4 + 2]);
+      acc[j * 4 + 3] = fmaf(t[j * 4 + 3], s1, acc[j * 4 + 3]);
+    }
+  };
+
+  // DB: two partial tiles in flight, block i+1's wgmma run on the tensor cores while block i is
+  // promoted on the CUDA cores. Otherwise the two consumer warpgroups overlap each other.
+  if constexpr (C::kDoubleBuffer) {
+    issue(0, ta);
+    for (int i = 0; i + 1 < nkb; i += 2) {
+      issue(i + 1, tb);
+      wgmma_wait<1>();
+      promote(i, ta);
+      if (i + 2 < nkb) {
+        issue(i + 2, ta);
+        wgmma_wait<1>();
+      } else {
+        wgmma_wait<0>();
+      }
+      promote(i + 1, tb);
+    }
+    if (nkb & 1) {
+      wgmma_wait<0>();
+      promote(nkb - 1, ta);
+    }
+  } else {
+    for (int i = 0; i < nkb; ++i) {
+      issue(i, ta);
+      wgmma_wait<0>();
+      promote(i, ta);
     }
   }
 
-  // Epilogue: bf16 pairs straight from registers; rows/cols past M/N are dropped.
   const int cb = n0 + (lane & 3) * 2;
-  const bool even_n = (a.N & 1) == 0;
+  if (a.S > 1) {
+    auto for_each = [&](auto&& f) {
 #pragma unroll
-  for (int j = 0; j < BN / 8; ++j) {
-    const int c = cb + j * 8;
+      for (int j = 0; j < BN / 8; ++j)
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int r = h ? row1 : row0;
-      if (r >= a.M || c >= a.N) continue;
-      const float v0 = acc[j * 4 + h * 2], v1 = acc[j * 4 + h * 2 + 1];
-      uint16_t* dst = a.y + static_cast<size_t>(r) * a.N + c;
-      if (even_n && c + 1 < a.N) {
-        *reinterpret_cast<uint32_t*>(dst) = gpu::pack_bf16x2(v0, v1);
+        for (int r = 0; r < 4; ++r) {
+          const int m = (r >> 1) ? row1 : row0;
+          const int n = cb + j * 8 + (r & 1);
+          if (m < a.M && n < a.N) f(acc[j * 4 + r], m, n);
+        }
+    };
+    splitk_finish<C::kConsumers * 128>(for_each, a.partials, a.counters, z, a.S, blockIdx.y * gridDim.x + blockIdx.x,
+                                       a.M, a.N, a.y);
+    return;
+  }
+
+  // Epilogue: bf16 tile through shared memory (each warpgroup its own 64 rows), then 16-byte
+  // coalesced stores; rows/columns past M/N are dropped.
+  {
+    const int lr0 = wg * 64 + wid * 16 + (lane >> 2);
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j) {
+      const int c = j * 8 + (lane & 3) * 2;
+      *reinterpret_cast<uint32_t*>(epi + lr0 * C::kEpiPitch + c * 2) = gpu::pack_bf16x2(acc[j * 4 + 0], acc[j * 4 + 1]);
+      *reinterpret_cast<uint32_t*>(epi + (lr0 + 8) * C::kEpiPitch + c * 2) =
+          gpu::pack_bf16x2(acc[j * 4 + 2], acc[j * 4 + 3]);
+    }
+    asm volatile("bar.sync %0, 128;\n" ::"r"(2 + wg));  // this warpgroup only
+    constexpr int kChunks = BN / 8;                      // 16-byte chunks per row
+    const bool vec_ok = (a.N % 8) == 0;
+    for (int e = tid % 128; e < 64 * kChunks; e += 128) {
+      const int lr = wg * 64 + e / kChunks, ch = e % kChunks;
+      const int m = m0 + lr, n = n0 + ch * 8;
+      if (m >= a.M || n >= a.N) continue;
+      const uint8_t* src = epi + lr * C::kEpiPitch + ch * 16;
+      uint16_t* dst = a.y + static_cast<size_t>(m) * a.N + n;
+      if (vec_ok) {
+        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
       } else {
-        dst[0] = gpu::f32_to_bf16_bits(v0);
-        if (c + 1 < a.N) dst[1] = gpu::f32_to_bf16_bits(v1);
+        const uint16_t* s16 = reinterpret_cast<const uint16_t*>(src);
+        for (int q = 0; q < 8 && n + q < a.N; ++q) dst[q] = s16[q];
       }
     }
   }
+#endif
+}
+
+// Persistent variant: gridDim.x CTAs (at most one per SM) walk the output tiles; the producer runs
+// ahead into the next tile while the consumers finish the current one, and the epilogue leaves
+// through TMA stores from a 128-byte-swizzled staging tile, so neither the pipeline fill nor the
+// output write sits between two tiles' tensor-core work. Split-K is not used here.
+template <class C>
+__global__ void __launch_bounds__(C::kThreads, 1)
+    wgmma_persistent_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_w,
+                            const __grid_constant__ CUtensorMap tmap_y, const WgArgs a) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using namespace cktune::gpu::sm90;
+  constexpr int BM = C::kBM, BN = C::kBN, ST = C::kStages;
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  uint8_t* epi = smem + ST * C::kStageBytes;
+  uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytes);
+  uint64_t* empty = full + ST;
+
+  const int tid = threadIdx.x;
+  const int wg = tid / 128;
+  const int KB = a.KB;
+  const int tiles_m = (a.M + BM - 1) / BM;
+  const int tiles = tiles_m * ((a.N + BN - 1) / BN);
+
+  if (tid == 0) {
+    for (int s = 0; s < ST; ++s) {
+      mbar_init(&full[s], 1);
+      mbar_init(&empty[s], C::kConsumers * 4);
+    }
+    fence_barrier_init();
+  }
+  __syncthreads();
+
+  if (wg == C::kConsumers) {
+    setmaxnreg_dec<C::kProducerRegs>();
+    if (tid == C::kConsumers * 128) {
+      tma_prefetch_desc(&tmap_x);
+      tma_prefetch_desc(&tmap_w);
+      int g = 0;  // stage sequence number, continuous across tiles
+      for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const int m0 = (t % tiles_m) * BM, n0 = (t / tiles_m) * BN;
+        for (int kb = 0; kb < KB; ++kb, ++g) {
+          const int s = g % ST;
+          if (g >= ST) mbar_wait(&empty[s], ((g / ST) + 1) & 1);
+          uint8_t* st = smem + s * C::kStageBytes;
+          mbar_expect_tx(&full[s], C::kStageBytes);
+          tma_load_2d(smem_u32(st), &tmap_x, &full[s], kb * 128, m0);
+          tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb * 128, n0);
+        }
+      }
+    }
+    return;
+  }
+  setmaxnreg_inc<C::kConsumerRegs>();
+
+  const int lane = tid & 31;
+  const int wid = (tid % 128) / 32;
+  const int lr0 = wid * 16 + (lane >> 2);  // row within this warpgroup's 64: lr0, lr0 + 8
+  const bool leader = (tid % 128) == 0;
+  float acc[BN / 2];
+  float ta[BN / 2];
+  int g = 0;
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const int m0 = (t % tiles_m) * BM, n0 = (t / tiles_m) * BN;
+    const int row0 = m0 + wg * 64 + lr0, row1 = row0 + 8;
+    const bool ok0 = row0 < a.M, ok1 = row1 < a.M;
+    const float* xs0p = a.x_scale + static_cast<size_t>(ok0 ? row0 : 0) * KB;
+    const float* xs1p = a.x_scale + static_cast<size_t>(ok1 ? row1 : 0) * KB;
+    const float* wsp = a.w_scale + static_cast<size_t>(n0 / 128) * KB;
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
+    for (int kb = 0; kb < KB; ++kb, ++g) {
+      const int s = g % ST;
+      const float w = __ldg(wsp + kb);
+      const float x0 = ok0 ? __ldg(xs0p + kb) : 0.f;
+      const float x1 = ok1 ? __ldg(xs1p + kb) : 0.f;
+      mbar_wait(&full[s], (g / ST) & 1);
+      const uint64_t da = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128);
+      const uint64_t db = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes + C::kABytes));
+      wgmma_fence();
+#pragma unroll
+      for (int ks = 0; ks < 4; ++ks) WgmmaE4m3<BN>::run(ta, da + 2 * ks, db + 2 * ks, ks > 0 ? 1 : 0);
+      wgmma_commit();
+      wgmma_wait<0>();
+      fence_operands(ta);
+      if (lane == 0) mbar_arrive(&empty[s]);
+      const float s0 = x0 * w, s1 = x1 * w;
+#pragma unroll
+      for (int j = 0; j < BN / 8; ++j) {
+        acc[j * 4 + 0] = fmaf(ta[j * 4 + 0], s0, acc[j * 4 + 0]);
+        acc[j * 4 + 1] = fmaf(ta[j * 4 + 1], s0, acc[j * 4 + 1]);
+        acc[j * 4 + 2] = fmaf(ta[j * 4 + 2], s1, acc[j * 4 + 2]);
+        acc[j * 4 + 3] = fmaf(ta[j * 4 + 3], s1, acc[j * 4 + 3]);
+      }
+    }
+    // Epilogue: wait until this warpgroup's previous TMA store has read the staging boxes, write
+    // bf16 into them (128-byte swizzle: conflict-free), hand them to TMA.
+    if (leader) bulk_wait_read0();
+    asm volatile("bar.sync %0, 128;\n" ::"r"(2 + wg));
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j) {
+      uint8_t* box = epi + (wg * (BN / 64) + j / 8) * 8192;
+      const int chunk = j % 8, inb = (lane & 3) * 4;
+      *reinterpret_cast<uint32_t*>(box + lr0 * 128 + ((chunk ^ (lr0 & 7)) << 4) + inb) =
+          gpu::pack_bf16x2(acc[j * 4 + 0], acc[j * 4 + 1]);
+      *reinterpret_cast<uint32_t*>(box + (lr0 + 8) * 128 + ((chunk ^ ((lr0 + 8) & 7)) << 4) + inb) =
+          gpu::pack_bf16x2(acc[j * 4 + 2], acc[j * 4 + 3]);
+    }
+    fence_proxy_async_smem();
+    asm volatile("bar.sync %0, 128;\n" ::"r"(2 + wg));
+    if (leader) {
+#pragma unroll
+      for (int h = 0; h < BN / 64; ++h)
+        tma_store_2d(&tmap_y, smem_u32(epi + (wg * (BN / 64) + h) * 8192), n0 + h * 64, m0 + wg * 64);
+      bulk_commit();
+    }
+  }
+  if (leader) bulk_wait0();
 #endif
 }
 
@@ -192,8 +379,51 @@ inline bool make_kmajor_map(CUtensorMap* map, const void* base, int rows, int K,
              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+// Row-major bf16 [M, N] output: boxes of 64 columns x 64 rows, 128-byte swizzle (N % 8 == 0).
+inline bool make_output_map(CUtensorMap* map, void* base, int M, int N) {
+  auto enc = tensor_map_encoder();
+  if (enc == nullptr) return false;
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(N), static_cast<cuuint64_t>(M)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(N) * 2};
+  const cuuint32_t box[2] = {64, 64};
+  const cuuint32_t estr[2] = {1, 1};
+  return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
+             CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) ==
+         CUDA_SUCCESS;
+}
+
+inline int device_sm_count() {
+  static const int n = [] {
+    int dev = 0, v = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+      v = 132;
+    return v;
+  }();
+  return n;
+}
+
 template <class C>
-gpu::ErrorCode launch_wgmma(const InstanceParams&, const Args& a, gpu::Stream stream) {
+gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu::Stream stream) {
+  static std::atomic<bool> smem_set{false};
+  auto kernel = wgmma_persistent_kernel<C>;
+  if (!smem_set.load(std::memory_order_relaxed)) {
+    const auto e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes);
+    if (e != cudaSuccess) return e;
+    smem_set.store(true, std::memory_order_relaxed);
+  }
+  CUtensorMap mx, mw, my;
+  if (!make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBN) ||
+      !make_output_map(&my, a.y, a.M, a.N))
+    return cudaErrorInvalidValue;
+  WgArgs w{a.x_scale, a.w_scale, a.y, nullptr, nullptr, a.M, a.N, a.K, a.K / 128, 1};
+  const int tiles = ((a.M + C::kBM - 1) / C::kBM) * ((a.N + C::kBN - 1) / C::kBN);
+  const int grid = tiles < device_sm_count() ? tiles : device_sm_count();
+  kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(mx, mw, my, w);
+  return cudaGetLastError();
+}
+
+template <class C>
+gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream stream) {
   static std::atomic<bool> smem_set{false};
   auto kernel = wgmma_kernel<C>;
   if (!smem_set.load(std::memory_order_relaxed)) {
@@ -204,8 +434,13 @@ gpu::ErrorCode launch_wgmma(const InstanceParams&, const Args& a, gpu::Stream st
   CUtensorMap mx, mw;
   if (!make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBN))
     return cudaErrorInvalidValue;
-  WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128};
-  const dim3 grid((a.N + C::kBN - 1) / C::kBN, (a.M + C::kBM - 1) / C::kBM);
+  WgArgs w{a.x_scale, a.w_scale, a.y, nullptr, nullptr, a.M, a.N, a.K, a.K / 128, p.split_k};
+  if (p.split_k > 1) {
+    auto* ws = static_cast<uint8_t*>(a.workspace);
+    w.counters = reinterpret_cast<int*>(ws);
+    w.partials = reinterpret_cast<float*>(ws + counter_region_bytes(a.M, a.N));
+  }
+  const dim3 grid((a.N + C::kBN - 1) / C::kBN, (a.M + C::kBM - 1) / C::kBM, p.split_k);
   kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(mx, mw, w);
   return cudaGetLastError();
 }

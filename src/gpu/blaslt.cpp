@@ -124,6 +124,7 @@ Plan::~Plan() = default;
 Plan Plan::create(int M, int N, int K, int max_algos) {
   Plan p;
   p.M_ = M;
+  const int Mp = (M + 3) / 4 * 4;
   p.N_ = N;
   p.K_ = K;
   const auto& av = available();
@@ -158,9 +159,9 @@ Plan Plan::create(int M, int N, int K, int max_algos) {
 
   st = g_api.layout_create(&impl->la, CUDA_R_8F_E4M3, K, N, K);
   if (st != CUBLAS_STATUS_SUCCESS) return fail("layout A", st);
-  st = g_api.layout_create(&impl->lb, CUDA_R_8F_E4M3, K, M, K);
+  st = g_api.layout_create(&impl->lb, CUDA_R_8F_E4M3, K, Mp, K);
   if (st != CUBLAS_STATUS_SUCCESS) return fail("layout B", st);
-  st = g_api.layout_create(&impl->lc, CUDA_R_16BF, N, M, N);
+  st = g_api.layout_create(&impl->lc, CUDA_R_16BF, N, Mp, N);
   if (st != CUBLAS_STATUS_SUCCESS) return fail("layout C", st);
 
   cublasLtMatmulPreference_t pref = nullptr;

@@ -55,6 +55,10 @@ class Plan {
   ~Plan();
 
   const std::vector<Algo>& algos() const { return algos_; }
+  // cuBLASLt rejects this problem unless M is a multiple of 4: the plan runs M rounded up, so the
+  // caller's X must have padded_m() readable rows and Y padded_m() writable rows (extra rows of Y
+  // are scratch). bench allocates both that way; the extra rows are part of what cuBLASLt does.
+  int padded_m() const { return (M_ + 3) / 4 * 4; }
   const std::string& why_not() const { return why_not_; }  // empty when algos() is not empty
   size_t max_workspace_bytes() const;
 
