@@ -1,0 +1,204 @@
+#include "cktune/cpu/gemm_kernels.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cktune/core/error.hpp"
+#include "cktune/numerics/bf16.hpp"
+#include "cktune/numerics/parallel.hpp"
+#include "cktune/numerics/quant.hpp"
+
+namespace cktune {
+
+std::string_view to_string(CpuGemmAlgo a) {
+  for (const auto& n : kCpuGemmAlgoNames)
+    if (n.value == a) return n.text;
+  return "?";
+}
+
+std::string_view to_string(PlantedBug b) {
+  for (const auto& n : kPlantedBugNames)
+    if (n.value == b) return n.text;
+  return "?";
+}
+
+std::optional<PlantedBug> planted_bug_from_string(std::string_view s) {
+  for (const auto& n : kPlantedBugNames)
+    if (n.text == s) return n.value;
+  return std::nullopt;
+}
+
+namespace {
+
+constexpr int kMaxTileM = 256, kMaxTileN = 512;
+
+// Operand access shared by all algorithms, with the planted bugs' hooks in one place.
+struct GemmCtx {
+  const BlockscaleGemmView& v;
+  PlantedBug bug;
+  std::span<const float, 256> tab;
+  int64_t M, N, K, KB;
+  int64_t corrupt_row, first_unwritten;
+
+  GemmCtx(const BlockscaleGemmView& view, PlantedBug b)
+      : v(view), bug(b), tab(fp8_table(view.fmt)), M(view.M), N(view.N), K(view.K), KB(view.k_blocks()),
+        corrupt_row(b == PlantedBug::CorruptRow ? view.M / 2 : -1),
+        first_unwritten(b == PlantedBug::PartialWrite ? view.M - std::max<int64_t>(1, view.M / 8) : view.M) {}
+
+  int64_t kb_end() const { return bug == PlantedBug::MissingKTail ? KB - 1 : KB; }
+  float x(int64_t m, int64_t k) const {
+    if (m != corrupt_row) return tab[v.xq[m * K + k]];
+    // Off by one: the load runs one element ahead (into the next row, or past the end as zero).
+    const int64_t i = m * K + k + 1;
+    return i < M * K ? tab[v.xq[i]] : 0.0f;
+  }
+  float w(int64_t n, int64_t k) const {
+    return tab[v.w_preshuffled ? v.wq[preshuffled_index(n, k, N, K)] : v.wq[n * K + k]];
+  }
+  void store(uint16_t* out, int64_t m, int64_t n, float value) const {
+    if (m < first_unwritten) out[m * N + n] = float_to_bf16(value);
+  }
+};
+
+void run_naive(const GemmCtx& c, int threads, uint16_t* out) {
+  parallel_for(c.M, threads, [&](int64_t m0, int64_t m1) {
+    for (int64_t m = m0; m < m1; ++m)
+      for (int64_t n = 0; n < c.N; ++n) {
+        float acc = 0.0f;
+        for (int64_t kb = 0; kb < c.kb_end(); ++kb) {
+          const int64_t k0 = kb * kScaleBlock, k1 = std::min<int64_t>(k0 + kScaleBlock, c.K);
+          float s = 0.0f;
+          for (int64_t k = k0; k < k1; ++k) s += c.x(m, k) * c.w(n, k);
+          acc += s * (c.v.xs(m, kb) * c.v.ws(n, kb));
+        }
+        c.store(out, m, n, acc);
+      }
+  });
+}
+
+// Per-thread scratch for one tile.
+struct TileScratch {
+  std::vector<float> xbuf, wpanel, blk;
+  TileScratch(int tm, int tn)
+      : xbuf(static_cast<size_t>(tm) * kScaleBlock), wpanel(static_cast<size_t>(tn) * kScaleBlock), blk(static_cast<size_t>(tn)) {}
+};
+
+// acc[tm x tn] += sum over K blocks [kb0, kb1) of the tile at (m0, n0).
+void tile_accumulate(const GemmCtx& c, int64_t m0, int64_t tm, int64_t n0, int64_t tn, int64_t kb0, int64_t kb1,
+                     TileScratch& s, float* acc) {
+  for (int64_t kb = kb0; kb < kb1; ++kb) {
+    const int64_t k0 = kb * kScaleBlock, len = std::min<int64_t>(kScaleBlock, c.K - k0);
+    for (int64_t i = 0; i < tm; ++i)
+      for (int64_t k = 0; k < len; ++k) s.xbuf[static_cast<size_t>(i * kScaleBlock + k)] = c.x(m0 + i, k0 + k);
+    // Transposed panel: row k holds the tn weights of column k, so the inner loop runs over n.
+    for (int64_t j = 0; j < tn; ++j)
+      for (int64_t k = 0; k < len; ++k) s.wpanel[static_cast<size_t>(k * tn + j)] = c.w(n0 + j, k0 + k);
+    for (int64_t i = 0; i < tm; ++i) {
+      float* blk = s.blk.data();
+      std::fill_n(blk, tn, 0.0f);
+      const float* xr = s.xbuf.data() + i * kScaleBlock;
+      for (int64_t k = 0; k < len; ++k) {
+        const float xv = xr[k];
+        const float* wr = s.wpanel.data() + k * tn;
+        for (int64_t j = 0; j < tn; ++j) blk[j] += xv * wr[j];
+      }
+      const float xsv = c.v.xs(m0 + i, kb);
+      float* ar = acc + i * tn;
+      for (int64_t j = 0; j < tn; ++j) ar[j] += blk[j] * (xsv * c.v.ws(n0 + j, kb));
+    }
+  }
+}
+
+void run_tiled(const GemmCtx& c, const CpuBlockscaleParams& p, uint16_t* out) {
+  const int64_t mt = ceil_div(c.M, p.tile_m), nt = ceil_div(c.N, p.tile_n);
+  parallel_for(mt * nt, p.threads, [&](int64_t lo, int64_t hi) {
+    TileScratch s(p.tile_m, p.tile_n);
+    std::vector<float> acc(static_cast<size_t>(p.tile_m) * p.tile_n);
+    for (int64_t t = lo; t < hi; ++t) {
+      const int64_t m0 = (t / nt) * p.tile_m, n0 = (t % nt) * p.tile_n;
+      const int64_t tm = std::min<int64_t>(p.tile_m, c.M - m0), tn = std::min<int64_t>(p.tile_n, c.N - n0);
+      std::fill(acc.begin(), acc.end(), 0.0f);
+      tile_accumulate(c, m0, tm, n0, tn, 0, c.kb_end(), s, acc.data());
+      for (int64_t i = 0; i < tm; ++i)
+        for (int64_t j = 0; j < tn; ++j) c.store(out, m0 + i, n0 + j, acc[static_cast<size_t>(i * tn + j)]);
+    }
+  });
+}
+
+void run_split_k(const GemmCtx& c, const CpuBlockscaleParams& p, uint16_t* out) {
+  const int64_t mt = ceil_div(c.M, p.tile_m), nt = ceil_div(c.N, p.tile_n), splits = p.split_k;
+  const int64_t kb_total = c.kb_end();
+  std::vector<float> partial(static_cast<size_t>(splits * c.M * c.N));
+  parallel_for(splits * mt * nt, p.threads, [&](int64_t lo, int64_t hi) {
+    TileScratch s(p.tile_m, p.tile_n);
+    std::vector<float> acc(static_cast<size_t>(p.tile_m) * p.tile_n);
+    for (int64_t t = lo; t < hi; ++t) {
+      const int64_t r = t / (mt * nt), tile = t % (mt * nt);
+      const int64_t m0 = (tile / nt) * p.tile_m, n0 = (tile % nt) * p.tile_n;
+      const int64_t tm = std::min<int64_t>(p.tile_m, c.M - m0), tn = std::min<int64_t>(p.tile_n, c.N - n0);
+      std::fill(acc.begin(), acc.end(), 0.0f);
+      tile_accumulate(c, m0, tm, n0, tn, kb_total * r / splits, kb_total * (r + 1) / splits, s, acc.data());
+      float* dst = partial.data() + r * c.M * c.N;
+      for (int64_t i = 0; i < tm; ++i)
+        for (int64_t j = 0; j < tn; ++j) dst[(m0 + i) * c.N + n0 + j] = acc[static_cast<size_t>(i * tn + j)];
+    }
+  });
+  // Ordered reduction: ranges summed in index order, so the result does not depend on threads.
+  parallel_for(c.M, p.threads, [&](int64_t m0, int64_t m1) {
+    for (int64_t m = m0; m < m1; ++m)
+      for (int64_t n = 0; n < c.N; ++n) {
+        float v = 0.0f;
+        for (int64_t r = 0; r < splits; ++r) v += partial[static_cast<size_t>((r * c.M + m) * c.N + n)];
+        c.store(out, m, n, v);
+      }
+  });
+}
+
+}  // namespace
+
+std::string kernel_name(const CpuBlockscaleParams& p) {
+  std::string name;
+  switch (p.algo) {
+    case CpuGemmAlgo::Naive: name = fmt::format("cpu_bs_naive_t{}", p.threads); break;
+    case CpuGemmAlgo::Tiled: name = fmt::format("cpu_bs_tiled_m{}n{}_t{}", p.tile_m, p.tile_n, p.threads); break;
+    case CpuGemmAlgo::SplitK:
+      name = fmt::format("cpu_bs_splitk{}_m{}n{}_t{}", p.split_k, p.tile_m, p.tile_n, p.threads);
+      break;
+  }
+  if (p.bug != PlantedBug::None) name += fmt::format("+bug_{}", to_string(p.bug));
+  return name;
+}
+
+bool can_run(const CpuBlockscaleParams& p, int M, int N, int K, bool w_preshuffled) {
+  if (M <= 0 || N <= 0 || K <= 0 || p.threads < 0) return false;
+  if (w_preshuffled && !can_preshuffle(N, K)) return false;
+  if (p.algo == CpuGemmAlgo::Naive) return true;
+  if (p.tile_m <= 0 || p.tile_m > kMaxTileM || p.tile_n <= 0 || p.tile_n > kMaxTileN) return false;
+  if (p.algo == CpuGemmAlgo::SplitK) return p.split_k >= 2 && p.split_k <= ceil_div(K, kScaleBlock);
+  return true;
+}
+
+void cpu_a8w8_blockscale(const CpuBlockscaleParams& p, const BlockscaleGemmView& v, uint16_t* out) {
+  if (!can_run(p, v.M, v.N, v.K, v.w_preshuffled))
+    throw Error(fmt::format("{} cannot run M={} N={} K={}{}", kernel_name(p), v.M, v.N, v.K, v.w_preshuffled ? " (preshuffled)" : ""));
+  const GemmCtx c(v, p.bug);
+  switch (p.algo) {
+    case CpuGemmAlgo::Naive: run_naive(c, p.threads, out); break;
+    case CpuGemmAlgo::Tiled: run_tiled(c, p, out); break;
+    case CpuGemmAlgo::SplitK: run_split_k(c, p, out); break;
+  }
+}
+
+std::vector<CpuBlockscaleParams> cpu_blockscale_candidates() {
+  using A = CpuGemmAlgo;
+  return {
+      {A::Naive, 0, 0, 1, 1},          {A::Naive, 0, 0, 1, 0},
+      {A::Tiled, 16, 64, 1, 1},        {A::Tiled, 16, 64, 1, 2},      {A::Tiled, 16, 64, 1, 0},
+      {A::Tiled, 64, 128, 1, 0},       {A::Tiled, 4, 256, 1, 0},      {A::Tiled, 32, 32, 1, 0},
+      {A::SplitK, 16, 64, 2, 0},       {A::SplitK, 8, 128, 4, 0},     {A::SplitK, 4, 256, 8, 0},
+  };
+}
+
+}  // namespace cktune
