@@ -1,0 +1,451 @@
+// build_report: read the inputs, compare, and lay the report out as neutral blocks (rendered by
+// markdown.cpp and html.cpp).
+#include "cktune/report/report.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cktune/core/error.hpp"
+#include "cktune/core/io.hpp"
+#include "cktune/core/log.hpp"
+#include "cktune/formats/csv.hpp"
+
+namespace cktune {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string absolute(const std::string& path) {
+  if (path.empty() || path == "-") return path;
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  return ec ? path : p.lexically_normal().string();
+}
+
+// Distinct non-empty values in first-seen order.
+template <typename Get>
+std::vector<std::string> distinct(const std::vector<ResultRow>& rows, Get get) {
+  std::vector<std::string> out;
+  for (const auto& r : rows) {
+    std::string v = get(r);
+    if (!v.empty() && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& v) { return v.empty() ? "-" : fmt::format("{}", fmt::join(v, ", ")); }
+
+std::string time_range(const std::vector<ResultRow>& rows) {
+  std::vector<std::string> ts = distinct(rows, [](const ResultRow& r) { return r.timestamp; });
+  if (ts.empty()) return "-";
+  auto [lo, hi] = std::minmax_element(ts.begin(), ts.end());  // ISO 8601 sorts as text
+  return *lo == *hi ? *lo : fmt::format("{} .. {}", *lo, *hi);
+}
+
+std::string role_counts(const std::vector<ResultRow>& rows) {
+  size_t n[3] = {0, 0, 0};
+  for (const auto& r : rows) ++n[static_cast<size_t>(r.role)];
+  return fmt::format("{} (dispatch {}, baseline {}, candidate {})", rows.size(), n[0], n[1], n[2]);
+}
+
+std::string machine_of(const ResultRow& r) {
+  if (r.gfx.empty() && r.cu_num == 0) return {};
+  return fmt::format("{} / {}", r.gfx.empty() ? "?" : r.gfx, r.cu_num);
+}
+
+// The provenance JSON next to the tuned table: "<tuned>.provenance.json", else "<tuned without .csv>.provenance.json".
+std::string find_provenance(const ReportOptions& o) {
+  if (!o.provenance.empty()) return o.provenance;
+  if (o.tuned.empty()) return {};
+  std::string a = o.tuned + ".provenance.json";
+  if (file_exists(a)) return a;
+  fs::path p(o.tuned);
+  std::string b = (p.parent_path() / (p.stem().string() + ".provenance.json")).string();
+  if (file_exists(b)) return b;
+  return {};
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::string text = read_input(path);
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path, 0, 0, fmt::format("not valid JSON: {}", e.what()), "pass the provenance JSON cktune wrote");
+  }
+}
+
+std::string json_text(const nlohmann::json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+// Every value whose key looks like an error-ratio limit ("errRatio", "err_ratio", "err_ratio_limit"),
+// with its path, so the report shows the threshold the tuner used whatever the sidecar calls it.
+void find_err_ratio(const nlohmann::json& j, const std::string& path, std::vector<std::string>& out) {
+  if (!j.is_object()) return;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    std::string key = it.key(), lower;
+    for (char c : key) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string full = path.empty() ? key : path + "." + key;
+    lower.erase(std::remove(lower.begin(), lower.end(), '_'), lower.end());
+    if (lower.find("errratio") != std::string::npos && it.value().is_primitive())
+      out.push_back(fmt::format("{} = {}", full, json_text(it.value())));
+    find_err_ratio(it.value(), full, out);
+  }
+}
+
+TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
+  CsvTable t = read_csv(path);
+  TunedTableInfo info;
+  info.path = absolute(path);
+  std::optional<Family> family = family_from_file_name(path);
+  if (!family) {
+    auto fams = c.families();
+    if (fams.size() == 1) family = fams.front();
+  }
+  if (!family)
+    throw Error(fmt::format("{}: cannot tell which family this tuned table is for", path),
+                "name it after AITER's file (e.g. a8w8_blockscale_tuned_gemm.csv) or compare one family only");
+  info.family = *family;
+  info.rows = t.rows.size();
+  const auto& s = spec(*family);
+  std::vector<size_t> key_idx;
+  for (auto col : s.untuned) {
+    auto i = t.column(col);
+    if (!i)
+      throw InputError(path, t.header_line, 1,
+                       fmt::format("tuned table of family {} has no key column '{}'", family_name(*family), col),
+                       "pass the tuned CSV that the after run used");
+    key_idx.push_back(*i);
+  }
+  auto gfx = t.column("gfx"), cu = t.column("cu_num"), kname = t.column("kernelName");
+  if (!kname) kname = t.column("kernelName1");
+  std::set<std::string> machines, kernels, groups_seen;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const auto& row = t.rows[r];
+    machines.insert(fmt::format("{} / {}", gfx ? row[*gfx] : "?", cu ? row[*cu] : "?"));
+    if (kname) kernels.insert(row[*kname]);
+    ProblemKey key{*family, {}};
+    for (size_t i = 0; i < key_idx.size(); ++i) key.cells.push_back(canonical_cell(s.untuned[i], row[key_idx[i]]));
+    std::string label = group_label(key);
+    if (groups_seen.insert(label).second) info.groups.push_back(label);
+    try {
+      ++info.by_class[static_cast<size_t>(size_class(key.size()))];
+    } catch (const Error& e) {
+      throw InputError(path, t.line_of(r), 0, e.what());
+    }
+  }
+  info.machines.assign(machines.begin(), machines.end());
+  info.kernels = kernels.size();
+  return info;
+}
+
+std::string stat(double v, size_t count) { return count ? format_speedup(v) : "-"; }
+
+std::vector<std::string> stats_row(std::vector<std::string> lead, const SpeedupStats& s) {
+  lead.insert(lead.end(), {std::to_string(s.count), stat(s.geomean, s.count), stat(s.mean, s.count),
+                           stat(s.min, s.count), stat(s.max, s.count), std::to_string(s.improved),
+                           std::to_string(s.regressed), std::to_string(s.unchanged), std::to_string(s.not_measured)});
+  return lead;
+}
+
+const std::vector<std::string> kStatsHead = {"shapes", "geomean", "mean",      "min",         "max",
+                                             "improved", "regressed", "unchanged", "not measured"};
+
+std::string value_text(double v, Metric m) {
+  if (std::isinf(v)) return "timeout";
+  if (!(v > 0)) return "n/a";
+  return m == Metric::Us ? fmt::format("{:.4f}", v) : fmt::format("{:.2f}", v);
+}
+
+class Layout {
+ public:
+  explicit Layout(std::vector<ReportBlock>& b) : b_(b) {}
+  void heading(std::string text, int level = 2) {
+    ReportBlock x;
+    x.kind = ReportBlock::Kind::Heading;
+    x.level = level;
+    x.text = std::move(text);
+    b_.push_back(std::move(x));
+  }
+  void para(std::string text) {
+    ReportBlock x;
+    x.kind = ReportBlock::Kind::Paragraph;
+    x.text = std::move(text);
+    b_.push_back(std::move(x));
+  }
+  void bullets(std::vector<std::string> items) {
+    ReportBlock x;
+    x.kind = ReportBlock::Kind::Bullets;
+    x.items = std::move(items);
+    b_.push_back(std::move(x));
+  }
+  void code(std::string text) {
+    ReportBlock x;
+    x.kind = ReportBlock::Kind::Code;
+    x.text = std::move(text);
+    b_.push_back(std::move(x));
+  }
+  void table(std::vector<std::string> head, std::vector<bool> right, std::vector<std::vector<std::string>> rows) {
+    ReportBlock x;
+    x.kind = ReportBlock::Kind::Table;
+    x.head = std::move(head);
+    x.right = std::move(right);
+    x.rows = std::move(rows);
+    b_.push_back(std::move(x));
+  }
+  void chart(size_t group) {
+    ReportBlock x;
+    x.kind = ReportBlock::Kind::Chart;
+    x.group = group;
+    b_.push_back(std::move(x));
+  }
+
+ private:
+  std::vector<ReportBlock>& b_;
+};
+
+void environment_section(Layout& L, const CompareInput& before, const CompareInput& after, const Report& r) {
+  L.heading("Environment");
+  auto col = [](const CompareInput& in, auto get) { return joined(distinct(in.rows, get)); };
+  std::vector<std::vector<std::string>> rows = {
+      {"file", absolute(before.path), absolute(after.path)},
+      {"format", before.format, after.format},
+      {"device", col(before, [](const ResultRow& x) { return x.device; }),
+       col(after, [](const ResultRow& x) { return x.device; })},
+      {"gfx / cu_num", col(before, machine_of), col(after, machine_of)},
+      {"cktune version", col(before, [](const ResultRow& x) { return x.version; }),
+       col(after, [](const ResultRow& x) { return x.version; })},
+      {"measured", time_range(before.rows), time_range(after.rows)},
+      {"rows", role_counts(before.rows), role_counts(after.rows)},
+      {"backends", col(before, [](const ResultRow& x) { return x.backend; }),
+       col(after, [](const ResultRow& x) { return x.backend; })},
+  };
+  L.table({"", "before", "after"}, {false, false, false}, std::move(rows));
+  if (r.provenance.is_object()) {
+    L.para(fmt::format("Provenance of the tuned table ({}):", r.provenance_path));
+    std::vector<std::vector<std::string>> prov;
+    for (auto it = r.provenance.begin(); it != r.provenance.end(); ++it) prov.push_back({it.key(), json_text(it.value())});
+    L.table({"field", "value"}, {false, false}, std::move(prov));
+  } else if (!r.provenance.is_null()) {
+    L.para(fmt::format("Provenance ({}): {}", r.provenance_path, json_text(r.provenance)));
+  } else {
+    L.para("No provenance JSON was given or found next to the tuned table (driver and runtime versions are "
+           "recorded there).");
+  }
+}
+
+void shapes_section(Layout& L, const Report& r) {
+  L.heading("Shapes tuned");
+  const Comparison& c = r.comparison;
+  if (r.tuned) {
+    const TunedTableInfo& t = *r.tuned;
+    L.bullets({fmt::format("tuned table: {} ({} rows, family {})", t.path, t.rows, family_name(t.family)),
+               fmt::format("machines (gfx / cu_num): {}", joined(t.machines)),
+               fmt::format("{} group(s): {}", t.groups.size(), joined(t.groups)),
+               fmt::format("rows by size class: decode {}, medium {}, prefill {}", t.by_class[0], t.by_class[1],
+                           t.by_class[2]),
+               fmt::format("distinct kernels chosen: {}", t.kernels)});
+  }
+  std::vector<std::string> fams;
+  for (Family f : c.families()) fams.emplace_back(family_name(f));
+  std::vector<std::string> groups;
+  for (const auto& g : c.groups) groups.push_back(fmt::format("{} {}", family_name(g.family), g.label));
+  L.bullets({fmt::format("compared shapes: {} (families: {})", c.shapes.size(), joined(fams)),
+             fmt::format("{} group(s): {}", groups.size(), joined(groups)),
+             fmt::format("only before: {}, only after: {}", c.only_before.size(), c.only_after.size())});
+}
+
+void settings_section(Layout& L, const CompareInput& after, const Report& r) {
+  L.heading("Tuning and measurement settings");
+  std::vector<std::string> items;
+  for (const auto& p : distinct(after.rows, [](const ResultRow& x) { return x.protocol; }))
+    items.push_back(fmt::format("protocol (after): `{}`", p));
+  std::vector<std::string> seeds = distinct(after.rows, [](const ResultRow& x) {
+    return x.protocol.empty() && x.version.empty() ? std::string() : std::to_string(x.seed);
+  });
+  if (!seeds.empty()) items.push_back(fmt::format("seed: {}", joined(seeds)));
+  std::vector<std::string> err;
+  if (!r.provenance.is_null()) find_err_ratio(r.provenance, "", err);
+  for (const auto& e : err) items.push_back(fmt::format("error-ratio limit: {}", e));
+  const CompareOptions& o = r.comparison.options;
+  items.push_back(fmt::format("compared: {} rows{}, metric {} (speedup = {}), changed beyond ±{}%",
+                              to_string(o.role), o.backend.empty() ? "" : fmt::format(" of backend {}", o.backend),
+                              to_string(o.metric), o.metric == Metric::Us ? "before/after" : "after/before",
+                              o.threshold_pct));
+  if (items.size() == 1) items.insert(items.begin(), "no protocol recorded in the inputs (AITER op-test output)");
+  L.bullets(std::move(items));
+}
+
+void summary_section(Layout& L, const Comparison& c) {
+  L.heading("Summary");
+  std::vector<std::string> head = {"scope", "range"};
+  head.insert(head.end(), kStatsHead.begin(), kStatsHead.end());
+  std::vector<bool> right(head.size(), true);
+  right[0] = right[1] = false;
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back(stats_row({"all", ""}, c.overall));
+  for (SizeClass k : kAllSizeClasses)
+    rows.push_back(stats_row({std::string(to_string(k)), std::string(size_class_range(k))},
+                             c.by_class[static_cast<size_t>(k)]));
+  L.table(head, right, std::move(rows));
+
+  L.heading("Per group and size class", 3);
+  std::vector<std::string> ghead = {"family", "group", "class"};
+  ghead.insert(ghead.end(), kStatsHead.begin(), kStatsHead.end());
+  std::vector<bool> gright(ghead.size(), true);
+  gright[0] = gright[1] = gright[2] = false;
+  std::vector<std::vector<std::string>> grows;
+  for (const auto& g : c.groups) {
+    for (SizeClass k : kAllSizeClasses)
+      if (const auto& s = g.by_class[static_cast<size_t>(k)]; s.count + s.not_measured > 0)
+        grows.push_back(stats_row({std::string(family_name(g.family)), g.label, std::string(to_string(k))}, s));
+    grows.push_back(stats_row({std::string(family_name(g.family)), g.label, "all"}, g.all));
+  }
+  L.table(ghead, gright, std::move(grows));
+}
+
+void charts_section(Layout& L, const Comparison& c) {
+  L.heading("Speedup against size per group");
+  L.para(fmt::format("One chart per group: speedup ({}) against {} on a log2 axis; 1.0 is no change; dashed "
+                     "lines mark the size classes (64, 512).",
+                     c.options.metric == Metric::Us ? "before/after time" : "after/before TFLOPS",
+                     c.families().size() == 1 && spec(c.families()[0]).is_moe ? "token" : "M (token for MoE)"));
+  for (size_t i = 0; i < c.groups.size(); ++i) L.chart(i);
+}
+
+void shapes_table_section(Layout& L, const Comparison& c) {
+  L.heading("Per-shape comparison");
+  const Metric m = c.options.metric;
+  const std::string unit = m == Metric::Us ? "us" : "TFLOPS";
+  for (Family f : c.families()) {
+    L.heading(std::string(family_name(f)), 3);
+    std::vector<std::string> head;
+    std::vector<bool> right;
+    for (auto col : spec(f).untuned) {
+      head.emplace_back(col);
+      right.push_back(true);
+    }
+    head.insert(head.end(), {"class", "before " + unit, "after " + unit, "speedup", "change", "kernel before",
+                             "kernel after"});
+    right.insert(right.end(), {false, true, true, true, false, false, false});
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& s : c.shapes) {
+      if (s.key.family != f) continue;
+      std::vector<std::string> row = s.key.cells;
+      row.insert(row.end(), {std::string(to_string(s.size_class)), value_text(s.before, m), value_text(s.after, m),
+                             format_speedup(s.speedup), std::string(to_string(s.change)),
+                             s.before_kernel.empty() ? s.before_backend : s.before_kernel,
+                             s.after_kernel.empty() ? s.after_backend : s.after_kernel});
+      rows.push_back(std::move(row));
+    }
+    L.table(std::move(head), std::move(right), std::move(rows));
+  }
+  auto unmatched = [&](const std::vector<ProblemKey>& keys, const std::string& where) {
+    if (keys.empty()) return;
+    std::vector<std::string> items;
+    for (const auto& k : keys) items.push_back(fmt::format("{} {}", family_name(k.family), k.to_string()));
+    L.para(fmt::format("{} shape(s) only in {}:", keys.size(), where));
+    L.bullets(std::move(items));
+  };
+  unmatched(c.only_before, "the before file");
+  unmatched(c.only_after, "the after file");
+  if (!c.warnings.empty()) {
+    L.para("Warnings:");
+    L.bullets(c.warnings);
+  }
+}
+
+void files_section(Layout& L, const ReportOptions& o, const Report& r) {
+  L.heading("Files");
+  std::vector<std::vector<std::string>> rows = {{"before measurements", absolute(o.before)},
+                                                {"after measurements", absolute(o.after)}};
+  if (r.tuned) rows.push_back({"tuned table", r.tuned->path});
+  if (!r.provenance_path.empty()) rows.push_back({"provenance", r.provenance_path});
+  if (!o.markdown_path.empty()) rows.push_back({"this report (Markdown)", absolute(o.markdown_path)});
+  if (!o.html_path.empty()) rows.push_back({"this report (HTML)", absolute(o.html_path)});
+  L.table({"what", "path"}, {false, false}, std::move(rows));
+  if (!o.command_line.empty()) L.para(fmt::format("Made by: `{}`", o.command_line));
+}
+
+void usage_section(Layout& L, const Report& r) {
+  L.heading("Using the tuned table");
+  if (!r.tuned) {
+    L.para("No tuned table was given (--tuned), so there is no file to point AITER at. Re-run the report with "
+           "--tuned to get the exact lines.");
+    return;
+  }
+  const TunedTableInfo& t = *r.tuned;
+  const auto& s = spec(t.family);
+  std::string base = fmt::format("/path/to/aiter/aiter/configs/{}", s.tuned_file);
+  L.para(fmt::format("AITER reads the {} table named by `{}` in the environment of the process that loads AITER "
+                     "(the sglang or vLLM server). To use this table alone:",
+                     family_name(t.family), s.env_var));
+  L.code(fmt::format("export {}={}", s.env_var, t.path));
+  L.para(fmt::format("The variable also takes a ':'-separated list of tables, which keeps AITER's own table for the "
+                     "shapes tuned here did not cover. Tables in one list must not share a key (AITER stops with "
+                     "a duplicate-shape error), so check them together first:"));
+  L.code(fmt::format("cktune merge --check {} {}\nexport {}={}:{}", t.path, base, s.env_var, t.path, base));
+  L.para(fmt::format("Rows only match a GPU with the same gfx and cu_num as the table ({}).", joined(t.machines)));
+}
+
+}  // namespace
+
+Report build_report(const ReportOptions& o) {
+  if (o.before.empty() || o.after.empty()) throw Error("report needs --before and --after");
+  // load -> compare -> read tuned table and provenance -> lay out
+  CompareInput before = load_compare_input(o.before);
+  CompareInput after = load_compare_input(o.after);
+  Report r;
+  r.date = format_timestamp(std::chrono::system_clock::now());
+  r.comparison = compare(before, after, o.compare);
+  if (!o.tuned.empty()) r.tuned = read_tuned(o.tuned, r.comparison);
+  if (std::string p = find_provenance(o); !p.empty()) {
+    r.provenance_path = absolute(p);
+    r.provenance = read_json(p);
+  }
+  std::vector<std::string> fams;
+  for (Family f : r.comparison.families()) fams.emplace_back(family_name(f));
+  r.title = fmt::format("cktune tuning report: {}", fmt::join(fams, ", "));
+
+  Layout L(r.blocks);
+  const SpeedupStats& s = r.comparison.overall;
+  L.para(fmt::format("Date: {}. {} shapes compared: geometric-mean speedup {}, {} improved, {} regressed, {} "
+                     "unchanged, {} not measured.",
+                     r.date, r.comparison.shapes.size(), s.count ? format_speedup(s.geomean) : "n/a", s.improved,
+                     s.regressed, s.unchanged, s.not_measured));
+  environment_section(L, before, after, r);
+  shapes_section(L, r);
+  settings_section(L, after, r);
+  summary_section(L, r.comparison);
+  charts_section(L, r.comparison);
+  shapes_table_section(L, r.comparison);
+  files_section(L, o, r);
+  usage_section(L, r);
+  return r;
+}
+
+std::string run_report(const ReportOptions& o) {
+  Report r = build_report(o);
+  std::string md = render_report_markdown(r);
+  // Render both before writing either, so a failure never leaves one of the pair behind.
+  std::string html = o.html_path.empty() ? std::string() : render_report_html(r);
+  if (!o.markdown_path.empty()) {
+    write_file_atomic(o.markdown_path, md);
+    log().info("wrote {}", absolute(o.markdown_path));
+  }
+  if (!o.html_path.empty()) {
+    write_file_atomic(o.html_path, html);
+    log().info("wrote {}", absolute(o.html_path));
+  }
+  return md;
+}
+
+}  // namespace cktune

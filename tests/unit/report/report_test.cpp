@@ -1,0 +1,136 @@
+#include "cktune/report/report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "cktune/core/error.hpp"
+#include "cktune/core/io.hpp"
+
+namespace cktune {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kResults = CKTUNE_TEST_DATA "/results/";
+const std::string kAiter = CKTUNE_TEST_DATA "/aiter-optest/";
+
+ReportOptions options() {
+  ReportOptions o;
+  o.before = kResults + "a8w8_blockscale_before.csv";
+  o.after = kResults + "a8w8_blockscale_after.csv";
+  o.tuned = kResults + "a8w8_blockscale_tuned_gemm.csv";
+  return o;
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(Report, MarkdownHasExportLineAndEveryShape) {
+  Report r = build_report(options());
+  std::string md = render_report_markdown(r);
+  std::string tuned_abs = fs::absolute(kResults + "a8w8_blockscale_tuned_gemm.csv").lexically_normal().string();
+  EXPECT_NE(md.find("export AITER_CONFIG_GEMM_A8W8_BLOCKSCALE=" + tuned_abs + "\n"), std::string::npos) << md;
+  EXPECT_NE(md.find(fmt::format("export AITER_CONFIG_GEMM_A8W8_BLOCKSCALE={}:/path/to/aiter/aiter/configs/"
+                                "a8w8_blockscale_tuned_gemm.csv",
+                                tuned_abs)),
+            std::string::npos);
+  EXPECT_NE(md.find("cktune merge --check " + tuned_abs), std::string::npos);
+  // Every compared shape is a row of the per-shape table: "| M | N | K | class |".
+  for (const auto& s : r.comparison.shapes) {
+    std::string row = fmt::format("| {} | {} | {} | {} |", s.key.cells[0], s.key.cells[1], s.key.cells[2],
+                                  to_string(s.size_class));
+    EXPECT_NE(md.find(row), std::string::npos) << row;
+  }
+  EXPECT_EQ(r.comparison.shapes.size(), 7u);
+  // Unmatched shapes are listed too.
+  EXPECT_NE(md.find("M=8192,N=4096,K=7168"), std::string::npos);
+  // Environment, settings and provenance found next to the tuned table.
+  EXPECT_NE(md.find("NVIDIA H100 80GB HBM3"), std::string::npos);
+  EXPECT_NE(md.find("timer=events;warmup=5;iters=101"), std::string::npos);
+  EXPECT_NE(md.find("| driver | 580.65.06 |"), std::string::npos);
+  EXPECT_NE(md.find("error-ratio limit: settings.errRatio = 0.05"), std::string::npos);
+  ASSERT_TRUE(r.tuned);
+  EXPECT_EQ(r.tuned->rows, 7u);
+  EXPECT_EQ(r.tuned->kernels, 2u);
+  EXPECT_EQ(r.tuned->groups.size(), 2u);
+  // Absolute paths of the inputs.
+  EXPECT_NE(md.find(fs::absolute(kResults + "a8w8_blockscale_before.csv").lexically_normal().string()),
+            std::string::npos);
+  // Summary by class.
+  EXPECT_NE(md.find("| decode | 1-63 | 3 |"), std::string::npos);
+  EXPECT_NE(md.find("| prefill | >512 | 1 |"), std::string::npos);
+}
+
+TEST(Report, HtmlIsSelfContainedWithOneChartPerGroup) {
+  Report r = build_report(options());
+  std::string html = render_report_html(r);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(count(html, "<svg"), r.comparison.groups.size());
+  EXPECT_EQ(count(html, "</svg>"), r.comparison.groups.size());
+  EXPECT_EQ(r.comparison.groups.size(), 2u);
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_NE(html.find("export AITER_CONFIG_GEMM_A8W8_BLOCKSCALE="), std::string::npos);
+  // Tags balance for the elements the renderer opens.
+  for (std::string tag : {"table", "tr", "ul", "figure", "pre", "code", "p", "div"})
+    EXPECT_EQ(count(html, "<" + tag + ">") + count(html, "<" + tag + " "), count(html, "</" + tag + ">")) << tag;
+  // The text of cells is escaped: no raw tag inside a table cell other than <code>.
+  EXPECT_FALSE(std::regex_search(html, std::regex("<td[^>]*><(?!/td>|code>)")));
+}
+
+TEST(Report, ChartPlotsEveryMeasuredShapeAndTheReferenceLine) {
+  Report r = build_report(options());
+  // Group N=4096,K=7168 has 4 measured shapes; N=7168,K=2048 has 2 measured and one not.
+  std::string a = speedup_chart_svg(r.comparison, 0);
+  std::string b = speedup_chart_svg(r.comparison, 1);
+  EXPECT_EQ(count(a, "<circle"), 4u);
+  EXPECT_EQ(count(b, "<circle"), 2u);
+  EXPECT_NE(a.find("<polyline"), std::string::npos);
+  EXPECT_NE(a.find("1.00x"), std::string::npos);          // a y tick at the reference
+  EXPECT_NE(a.find("stroke-width=\"1.5\""), std::string::npos);
+  EXPECT_NE(a.find("<title>M=1: 2.000x</title>"), std::string::npos);
+  EXPECT_NE(a.find("M (log2)"), std::string::npos);
+  EXPECT_THROW(speedup_chart_svg(r.comparison, 2), std::out_of_range);
+}
+
+TEST(Report, WithoutTunedTableSaysSoAndAiterInputsWork) {
+  ReportOptions o;
+  o.before = kAiter + "test_moe_2stage_before.log";
+  o.after = kAiter + "test_moe_2stage_after.log";
+  Report r = build_report(o);
+  std::string md = render_report_markdown(r);
+  EXPECT_EQ(md.find("export AITER_CONFIG_FMOE"), std::string::npos);
+  EXPECT_NE(md.find("No tuned table was given"), std::string::npos);
+  EXPECT_NE(md.find("aiter-markdown:test_moe_2stage"), std::string::npos);
+  EXPECT_EQ(count(render_report_html(r), "<svg"), 2u);
+}
+
+TEST(Report, WritesBothFilesAtomicallyAndFailsCleanly) {
+  fs::path dir = fs::temp_directory_path() / "cktune_report_test";
+  fs::remove_all(dir);
+  ReportOptions o = options();
+  o.markdown_path = (dir / "report.md").string();
+  o.html_path = (dir / "report.html").string();
+  std::string md = run_report(o);
+  EXPECT_EQ(read_input(o.markdown_path), md);
+  EXPECT_NE(read_input(o.html_path).find("<svg"), std::string::npos);
+  EXPECT_NE(md.find(fs::absolute(o.html_path).string()), std::string::npos);
+
+  ReportOptions bad = options();
+  bad.provenance = kResults + "a8w8_blockscale_before.csv";  // not JSON
+  bad.markdown_path = (dir / "bad.md").string();
+  EXPECT_THROW(run_report(bad), InputError);
+  EXPECT_FALSE(file_exists(bad.markdown_path));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cktune
