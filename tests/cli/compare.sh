@@ -1,0 +1,74 @@
+#!/bin/bash
+# cktune compare on the hand-made results pair and AITER op-test samples: exit codes, text and --json output.
+# Usage: compare.sh <cktune-binary> <tests/data>
+set -u
+bin=$1
+data=$2
+fail() { echo "FAIL: $*" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+before=$data/results/a8w8_blockscale_before.csv
+after=$data/results/a8w8_blockscale_after.csv
+
+# Text: per-shape table, summary, groups, unmatched shapes.
+"$bin" compare "$before" "$after" >"$tmp/out.txt" 2>"$tmp/err.txt" || fail "compare exited $?: $(cat "$tmp/err.txt")"
+grep -q "a8w8_blockscale: per shape" "$tmp/out.txt" || fail "no per-shape table"
+grep -Eq "^ +1 +4096 +7168 +decode +20\.0000 +10\.0000 +2\.000x +improved" "$tmp/out.txt" || fail "M=1 row wrong"
+grep -Eq "^ +128 +4096 +7168 .* 0\.800x +regressed" "$tmp/out.txt" || fail "M=128 not regressed"
+grep -Eq "^ +all +6 +1\.[0-9]+x" "$tmp/out.txt" || fail "summary line wrong"
+grep -q "N=7168,K=2048" "$tmp/out.txt" || fail "group label missing"
+grep -q "only in before" "$tmp/out.txt" || fail "unmatched shapes not listed"
+
+# --json: stdout is only JSON, with the numbers of the hand-made pair.
+"$bin" compare "$before" "$after" --json >"$tmp/out.json" 2>/dev/null || fail "compare --json exited $?"
+python3 - "$tmp/out.json" <<'PY' || fail "JSON content"
+import json, math, sys
+j = json.load(open(sys.argv[1]))
+s = j["summary"]
+assert s["count"] == 6 and s["improved"] == 3 and s["regressed"] == 1 and s["unchanged"] == 2, s
+assert s["not_measured"] == 1, s
+g = (2.0 * (20 / 20.2) * 0.8 * 1.25 * 1.0 * 1.5) ** (1 / 6)
+assert abs(s["geomean"] - g) < 1e-9, (s["geomean"], g)
+assert j["by_class"]["decode"]["count"] == 3
+assert len(j["groups"]) == 2 and len(j["shapes"]) == 7
+assert [k["key"]["M"] for k in j["unmatched"]["only_after"]] == [2]
+PY
+
+# --threshold and --metric change the classification.
+"$bin" compare "$before" "$after" --json --threshold 0.5 >"$tmp/t.json" 2>/dev/null || fail "--threshold"
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['summary']['regressed']==2, j['summary']" "$tmp/t.json" \
+  || fail "--threshold 0.5 should make 20/20.2 a regression"
+"$bin" compare "$before" "$after" --metric tflops --json >"$tmp/m.json" 2>/dev/null || fail "--metric tflops"
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['metric']=='tflops' and j['summary']['count']==6" "$tmp/m.json" \
+  || fail "--metric tflops content"
+
+# AITER op-test outputs: markdown in a log, and the CSV; baseline rows by backend.
+"$bin" compare "$data/aiter-optest/test_gemm_a8w8_blockscale_before.log" "$data/aiter-optest/gemm_a8w8_blockscale_after.csv" \
+  --json >"$tmp/a.json" 2>/dev/null || fail "compare AITER markdown vs csv"
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['summary']['count']==8, j['summary']; assert j['before']['format'].startswith('aiter-markdown')" "$tmp/a.json" \
+  || fail "AITER comparison content"
+"$bin" compare "$data/aiter-optest/test_moe_2stage_before.log" "$data/aiter-optest/test_moe_2stage_after.log" >"$tmp/moe.txt" 2>/dev/null \
+  || fail "compare MoE logs"
+grep -q "moe_2stages: per shape" "$tmp/moe.txt" || fail "MoE table"
+"$bin" compare "$before" "$after" --role baseline --backend cublaslt --json >"$tmp/b.json" 2>/dev/null || fail "--role baseline"
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['summary']['unchanged']==7" "$tmp/b.json" || fail "baseline rows"
+
+# Errors: unreadable input, wrong kind of file, no matching shape, bad option.
+"$bin" compare "$before" "$tmp/missing.csv" >/dev/null 2>"$tmp/e1.txt"
+[ $? -eq 1 ] || fail "missing file should exit 1"
+grep -q "cktune: error:.*missing.csv" "$tmp/e1.txt" || fail "missing-file message: $(cat "$tmp/e1.txt")"
+printf 'hello\x00world' >"$tmp/binary.csv"
+"$bin" compare "$before" "$tmp/binary.csv" >/dev/null 2>"$tmp/e2.txt"
+[ $? -eq 1 ] || fail "binary file should exit 1"
+grep -q "not a cktune results file or an AITER op-test table" "$tmp/e2.txt" || fail "binary message: $(cat "$tmp/e2.txt")"
+"$bin" compare "$before" "$data/aiter-optest/test_moe_2stage_after.log" >"$tmp/o.txt" 2>"$tmp/e3.txt"
+[ $? -eq 1 ] || fail "no matching shape should exit 1"
+[ ! -s "$tmp/o.txt" ] || fail "nothing on stdout on error"
+grep -q "no shape matches" "$tmp/e3.txt" || fail "no-match message"
+"$bin" compare "$before" "$after" --metric speed >/dev/null 2>&1
+[ $? -eq 2 ] || fail "bad --metric should exit 2"
+printf 'family,M,N,K,us\na8w8_blockscale,1,2,3,fast\n' >"$tmp/bad.csv"
+"$bin" compare "$tmp/bad.csv" "$after" >/dev/null 2>"$tmp/e4.txt"
+[ $? -eq 1 ] || fail "malformed results should exit 1"
+grep -q "bad.csv:2:23" "$tmp/e4.txt" || fail "malformed message lacks file:line:col: $(cat "$tmp/e4.txt")"
+echo "compare.sh: ok"
