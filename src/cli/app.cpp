@@ -7,6 +7,7 @@
 
 #include "cktune/core/error.hpp"
 #include "cktune/core/log.hpp"
+#include "cli/common.hpp"
 
 namespace cktune::cli {
 
@@ -29,7 +30,11 @@ int run(int argc, char** argv) {
   bool quiet = false;
   app.add_flag("-v,--verbose", verbose, "More log output on stderr (-vv for trace)");
   app.add_flag("-q,--quiet", quiet, "Only warnings and errors on stderr");
-  app.parse_complete_callback([&] { set_verbosity(quiet ? -1 : verbose); });
+  app.parse_complete_callback([&] {
+    set_verbosity(quiet ? -1 : verbose);
+    set_verbosity_level(quiet ? -1 : verbose);
+  });
+  set_command_line(argc, argv);
 
   register_discover(app);
   register_capture(app);
@@ -39,6 +44,7 @@ int run(int argc, char** argv) {
   register_report(app);
   register_merge(app);
   register_list(app);
+  register_worker(app);
 
   try {
     app.parse(argc, argv);

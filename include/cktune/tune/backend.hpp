@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cktune/tune/instance.hpp"
+#include "cktune/tune/fault.hpp"
 #include "cktune/tune/measure.hpp"
 #include "cktune/verify/check.hpp"
 
@@ -34,6 +35,8 @@ class Backend {
   virtual std::vector<Family> families() const = 0;
   // The instance the runtime would run for a key without a tuned row (the untuned default heuristic).
   virtual std::string default_instance(const ProblemKey& key) const = 0;
+  // The vendor library's own choice for the key (bench's baseline); "" when the backend has none.
+  virtual std::string baseline_instance(const ProblemKey& key) const = 0;
   // Inputs for a problem: fresh random data from `seed`, enough rotation sets for the protocol.
   virtual std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol,
                                             std::uint64_t seed) const = 0;
@@ -41,6 +44,9 @@ class Backend {
   virtual CheckResult verify(Instance& instance, Workload& workload, const Tolerance& tol) const = 0;
   // Timer of this device (host clock or GPU events).
   virtual std::unique_ptr<Timer> make_timer(Workload& workload) const = 0;
+  // Fault injection (testing only): Hang never returns (spins the device), Wrong corrupts and Partial
+  // re-poisons part of the output written by the launch just made.
+  virtual void inject_fault(Workload& workload, FaultKind kind) const = 0;
 };
 
 // The backend named "cpu" or "gpu" (device index for gpu). Throws Error with a hint when unavailable.

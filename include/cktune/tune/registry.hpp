@@ -12,6 +12,10 @@ namespace cktune {
 // backend: "cpu" or "gpu". Needs no device: GPU instance tables are plain data.
 std::vector<InstanceDesc> list_instances(const std::string& backend, Family family, bool include_test_only = false);
 
+// Aliases a job may name instead of an instance; the worker resolves them on its device:
+inline constexpr std::string_view kDefaultAlias = "@default";    // the untuned default heuristic's pick
+inline constexpr std::string_view kBaselineAlias = "@baseline";  // the vendor library's own pick (if any)
+
 struct RegistryEntry {
   std::string backend;
   Family family;

@@ -1,0 +1,78 @@
+#pragma once
+// `cktune tune`: per shape, every candidate that can run is verified and timed on a worker; the fastest
+// that passes wins and is written at once (atomically) into the AITER-layout tuned table.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cktune/formats/family.hpp"
+#include "cktune/results/results.hpp"
+#include "cktune/tune/job.hpp"
+#include "cktune/tune/pool.hpp"
+
+namespace cktune {
+
+struct TuneOptions {
+  std::string input;                    // -i: untuned CSV (or a tuned one: its keys are used)
+  std::string output;                   // -o: tuned CSV (read first: its keys are skipped unless --all)
+  std::string profile_file;             // -o2: every candidate's result (cktune results format)
+  std::optional<Family> family;         // --family, else from the file name / header
+  std::string device = "cpu";           // --device cpu|gpu
+  int mp = 1;                           // --mp: workers (one per GPU)
+  std::vector<int> gpus;                // --gpus 0,2,5 (device indices as this process sees them)
+  bool split_k = true;                  // -k/--splitK (default on); --no-splitK leaves split-K out
+  std::vector<std::string> libtypes;    // --libtype: only these libtypes ("all" = every)
+  std::string kernels;                  // --kernels: substring filter on instance names
+  bool all = false;                     // --all: retune keys already in the output
+  bool retry_failed = false;            // --retry-failed: shapes that failed in an earlier run
+  bool include_test_instances = false;  // planted wrong candidates (testing)
+  double err_ratio = 0.05;              // --errRatio (0.05 GEMM; 0.1 MoE if not given)
+  bool err_ratio_given = false;
+  double max_row_err_ratio = 0.25;      // --max-row-errRatio: any single row beyond this fails
+  Protocol protocol;                    // --warmup, --iters, --min-time-ms, --rotate, --seed
+  double timeout_s = 600;               // --timeout: per candidate, from its first launch
+  double prepare_timeout_s = 1800;
+  double retime_tolerance = 0.02;
+  int retime_rounds = 5;
+  double tie_tolerance = 0.01;          // after re-timing, within 1% = a tie, broken by the stable rule
+  std::optional<double> min_improvement_pct;  // --min-improvement / --min_improvement_pct
+  std::string shard;                    // --shard I/N
+  std::string inject_fault;             // --inject-fault KIND@NAME[,...]
+  std::string exe;                      // worker binary (tests); default this process
+  std::string command_line;             // for provenance
+  int verbosity = 0;
+  bool progress = true;
+};
+
+struct TuneSummary {
+  int total = 0, skipped = 0, tuned = 0, failed = 0, unreachable = 0;
+  int kept = 0, replaced = 0, added = 0;   // --min-improvement outcome
+  int changed_on_retime = 0;
+  int candidates = 0;
+  double seconds = 0;
+  double first_timing_s = -1;              // from start to the first candidate result
+};
+
+TuneSummary run_tune(const TuneOptions& options);
+
+// Deterministic, cost-balanced share of the keys: "I/N" (1-based I). Keys are sorted by cost
+// (descending) then key text, and each goes to the shard with the least total cost so far (ties to the
+// lowest shard number), so every shard sees the same assignment.
+std::vector<ProblemKey> shard_keys(const std::vector<ProblemKey>& keys, const std::string& shard);
+
+// The winner among results: the fastest Passed candidate with err_ratio <= limit; candidates within
+// tie_tolerance of the fastest are a tie, broken by the stable rule (smaller split_k, then libtype
+// "cktune*" before vendor libraries, then lower kernel id, then name). nullopt when none passed.
+std::optional<size_t> pick_winner(const std::vector<CandidateResult>& results, double err_limit,
+                                  double tie_tolerance);
+
+// Problems of an untuned (or tuned) table, deduplicated, in file order; the family from the option,
+// else the file name, else the header. Throws InputError naming file:line:col for bad cells.
+std::vector<ProblemKey> load_problems(const std::string& path, std::optional<Family>& family);
+
+// A results row for one candidate outcome (bench and tune's profile file share this).
+ResultRow result_row(const ProblemKey& key, const DeviceInfo& device, const CandidateResult& r, ResultRole role,
+                     ResultSource source, const Protocol& protocol, std::uint64_t seed);
+
+}  // namespace cktune

@@ -1,0 +1,164 @@
+#include "cktune/tune/job.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "cktune/core/error.hpp"
+
+namespace cktune {
+
+namespace {
+struct FaultName {
+  FaultKind kind;
+  std::string_view text;
+};
+constexpr FaultName kFaultNames[] = {
+    {FaultKind::None, "none"}, {FaultKind::Hang, "hang"},       {FaultKind::Crash, "crash"},
+    {FaultKind::Wrong, "wrong"}, {FaultKind::Partial, "partial"},
+};
+
+// JSON has no infinity: timed-out candidates carry +inf medians, sent as null.
+nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+double num_from(const nlohmann::json& j) {
+  return j.is_null() ? std::numeric_limits<double>::infinity() : j.get<double>();
+}
+}  // namespace
+
+std::string_view to_string(FaultKind k) {
+  for (const auto& f : kFaultNames)
+    if (f.kind == k) return f.text;
+  return "none";
+}
+
+std::optional<FaultKind> fault_from_string(std::string_view s) {
+  for (const auto& f : kFaultNames)
+    if (f.text == s) return f.kind;
+  return std::nullopt;
+}
+
+std::vector<InjectedFault> parse_faults(const std::string& spec) {
+  std::vector<InjectedFault> out;
+  size_t pos = 0;
+  while (pos < spec.size()) {
+    size_t comma = spec.find(',', pos);
+    std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    pos = comma == std::string::npos ? spec.size() : comma + 1;
+    if (item.empty()) continue;
+    size_t at = item.find('@');
+    auto kind = fault_from_string(item.substr(0, at));
+    if (at == std::string::npos || !kind || *kind == FaultKind::None || at + 1 >= item.size())
+      throw Error(fmt::format("bad --inject-fault item '{}'", item),
+                  "use KIND@INSTANCE with KIND one of hang, crash, wrong, partial (see `cktune list`)");
+    out.push_back({*kind, item.substr(at + 1)});
+  }
+  return out;
+}
+
+nlohmann::json to_json(const Job& job) {
+  nlohmann::json faults = nlohmann::json::array();
+  for (const auto& f : job.faults) faults.push_back({{"kind", to_string(f.kind)}, {"instance", f.instance}});
+  const Protocol& p = job.protocol;
+  return {
+      {"id", job.id},
+      {"family", family_name(job.key.family)},
+      {"cells", job.key.cells},
+      {"candidates", job.candidates},
+      {"seed", job.seed},
+      {"protocol",
+       {{"warmup", p.warmup}, {"iters", p.iters}, {"min_time_ms", p.min_time_ms}, {"max_iters", p.max_iters},
+        {"rotate", p.rotate}, {"seed", p.seed}}},
+      {"tolerance",
+       {{"rtol", job.tolerance.rtol}, {"atol", job.tolerance.atol}, {"max_err_ratio", job.tolerance.max_err_ratio},
+        {"max_row_err_ratio", job.tolerance.max_row_err_ratio}}},
+      {"retime_tolerance", job.retime_tolerance},
+      {"retime_rounds", job.retime_rounds},
+      {"faults", faults},
+  };
+}
+
+Job job_from_json(const nlohmann::json& j) {
+  Job job;
+  job.id = j.at("id").get<int>();
+  auto fam = family_from_name(j.at("family").get<std::string>());
+  if (!fam) throw Error("job names an unknown family");
+  job.key.family = *fam;
+  job.key.cells = j.at("cells").get<std::vector<std::string>>();
+  job.candidates = j.at("candidates").get<std::vector<std::string>>();
+  job.seed = j.at("seed").get<std::uint64_t>();
+  const auto& p = j.at("protocol");
+  job.protocol.warmup = p.at("warmup").get<int>();
+  job.protocol.iters = p.at("iters").get<int>();
+  job.protocol.min_time_ms = p.at("min_time_ms").get<double>();
+  job.protocol.max_iters = p.at("max_iters").get<int>();
+  job.protocol.rotate = p.at("rotate").get<int>();
+  job.protocol.seed = p.at("seed").get<std::uint64_t>();
+  const auto& t = j.at("tolerance");
+  job.tolerance.rtol = t.at("rtol").get<double>();
+  job.tolerance.atol = t.at("atol").get<double>();
+  job.tolerance.max_err_ratio = t.at("max_err_ratio").get<double>();
+  job.tolerance.max_row_err_ratio = t.at("max_row_err_ratio").get<double>();
+  job.retime_tolerance = j.at("retime_tolerance").get<double>();
+  job.retime_rounds = j.at("retime_rounds").get<int>();
+  for (const auto& f : j.at("faults")) {
+    auto kind = fault_from_string(f.at("kind").get<std::string>());
+    job.faults.push_back({kind.value_or(FaultKind::None), f.at("instance").get<std::string>()});
+  }
+  return job;
+}
+
+nlohmann::json to_json(const CandidateResult& r) {
+  return {
+      {"name", r.name},
+      {"alias", r.alias},
+      {"id", r.id},
+      {"libtype", r.libtype},
+      {"split_k", r.split_k},
+      {"verdict", to_string(r.verdict)},
+      {"reason", r.reason},
+      {"median_us", num(r.time.median_us)},
+      {"min_us", num(r.time.min_us)},
+      {"p10_us", num(r.time.p10_us)},
+      {"p90_us", num(r.time.p90_us)},
+      {"mean_us", num(r.time.mean_us)},
+      {"iters", r.time.iters},
+      {"sets", r.time.sets},
+      {"err_ratio", num(r.check.err_ratio)},
+      {"max_abs_err", num(r.check.max_abs_err)},
+      {"worst_row", r.check.worst_row},
+      {"worst_row_err_ratio", num(r.check.worst_row_err_ratio)},
+      {"unwritten", r.check.unwritten},
+      {"retimed", r.retimed},
+      {"first_median_us", num(r.first_median_us)},
+  };
+}
+
+CandidateResult candidate_result_from_json(const nlohmann::json& j) {
+  CandidateResult r;
+  r.name = j.at("name").get<std::string>();
+  r.alias = j.value("alias", "");
+  r.id = j.at("id").get<int>();
+  r.libtype = j.at("libtype").get<std::string>();
+  r.split_k = j.at("split_k").get<int>();
+  r.verdict = verdict_from_string(j.at("verdict").get<std::string>()).value_or(Verdict::Failed);
+  r.reason = j.at("reason").get<std::string>();
+  r.time.median_us = num_from(j.at("median_us"));
+  r.time.min_us = num_from(j.at("min_us"));
+  r.time.p10_us = num_from(j.at("p10_us"));
+  r.time.p90_us = num_from(j.at("p90_us"));
+  r.time.mean_us = num_from(j.at("mean_us"));
+  r.time.iters = j.at("iters").get<int>();
+  r.time.sets = j.at("sets").get<int>();
+  r.check.err_ratio = num_from(j.at("err_ratio"));
+  r.check.max_abs_err = num_from(j.at("max_abs_err"));
+  r.check.worst_row = j.at("worst_row").get<std::int64_t>();
+  r.check.worst_row_err_ratio = num_from(j.at("worst_row_err_ratio"));
+  r.check.unwritten = j.at("unwritten").get<std::int64_t>();
+  r.check.verdict = r.verdict;
+  r.retimed = j.at("retimed").get<bool>();
+  r.first_median_us = num_from(j.at("first_median_us"));
+  return r;
+}
+
+}  // namespace cktune
