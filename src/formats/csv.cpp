@@ -96,7 +96,7 @@ std::uint64_t CsvTable::column_of(size_t row, size_t col) const {
   return cell_columns[row][col];
 }
 
-CsvTable parse_csv(std::string_view text, const std::string& source) {
+CsvTable parse_csv(std::string_view text, const std::string& source, const CsvOptions& options) {
   if (text.substr(0, kBom.size()) == kBom) text.remove_prefix(kBom.size());
   check_text(text, source);
 
@@ -138,6 +138,11 @@ CsvTable parse_csv(std::string_view text, const std::string& source) {
       continue;
     }
     size_t want = table.header.size();
+    if (cells.values.size() < want && cells.values.size() >= options.min_row_cells) {
+      table.short_rows.emplace_back(table.rows.size(), cells.values.size());
+      cells.values.resize(want);
+      cells.columns.resize(want, static_cast<std::uint32_t>(line.text.size() + 1));
+    }
     if (cells.values.size() < want)
       throw InputError(source, line.number, line.text.size() + 1,
                        fmt::format("short row: {} cells, the header has {}", cells.values.size(), want),
@@ -156,7 +161,9 @@ CsvTable parse_csv(std::string_view text, const std::string& source) {
   return table;
 }
 
-CsvTable read_csv(const std::string& path) { return parse_csv(read_input(path), path == "-" ? "<stdin>" : path); }
+CsvTable read_csv(const std::string& path, const CsvOptions& options) {
+  return parse_csv(read_input(path), path == "-" ? "<stdin>" : path, options);
+}
 
 std::string render_csv(const CsvTable& table) {
   auto check = [&](const std::string& cell, size_t row) {

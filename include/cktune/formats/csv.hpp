@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cktune {
@@ -18,6 +19,9 @@ struct CsvTable {
   // 1-based character column where each cell starts in its source line (empty when made in memory), so
   // that later checks (a non-numeric key, a bad `us`) can name file:line:col.
   std::vector<std::vector<std::uint32_t>> cell_columns;
+  // Rows that had fewer cells than the header and were padded with empty cells (only with
+  // CsvOptions::min_row_cells): (row index, cell count in the file).
+  std::vector<std::pair<size_t, size_t>> short_rows;
 
   // Index of a column, or nullopt when absent.
   std::optional<size_t> column(std::string_view name) const;
@@ -27,15 +31,23 @@ struct CsvTable {
   std::uint64_t column_of(size_t row, size_t col) const;
 };
 
+struct CsvOptions {
+  // A row with fewer cells than the header is an error unless it has at least this many cells; then it is
+  // padded with empty cells, as pandas (AITER's reader) fills missing trailing cells with NaN. Real AITER
+  // tables have rows that lack a trailing `_tag` cell; the typed layer (table.hpp) decides how many
+  // cells a row needs (its key columns and `us`).
+  size_t min_row_cells = static_cast<size_t>(-1);
+};
+
 // Parse CSV text. Throws InputError naming source, line and column on malformed input
 // (empty file, binary data, duplicated header names, a row with fewer or more cells than the header).
 // Normalisations (docs/formats.md): a UTF-8 byte-order mark is dropped, CRLF is read as LF, blank lines
 // are skipped, spaces and tabs around every cell are stripped. Quoted cells are rejected: AITER never
 // writes them and a comma inside a cell would break AITER's own reader.
-CsvTable parse_csv(std::string_view text, const std::string& source);
+CsvTable parse_csv(std::string_view text, const std::string& source, const CsvOptions& options = {});
 
 // read_input + parse_csv.
-CsvTable read_csv(const std::string& path);
+CsvTable read_csv(const std::string& path, const CsvOptions& options = {});
 
 // Exact rendering: header and rows joined by ',', each line ending in '\n'.
 std::string render_csv(const CsvTable& table);

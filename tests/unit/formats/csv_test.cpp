@@ -114,6 +114,18 @@ TEST(Csv, ShortAndLongRowsNameLineAndColumn) {
   EXPECT_NE(l.message().find("long row"), std::string::npos);
 }
 
+TEST(Csv, ShortRowsArePaddedOnlyWhenAllowed) {
+  CsvOptions lenient;
+  lenient.min_row_cells = 2;
+  CsvTable t = parse_csv("a,b,_tag\n1,2\n3,4,x\n", "p.csv", lenient);
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"1", "2", ""}));
+  EXPECT_EQ(t.short_rows, (std::vector<std::pair<size_t, size_t>>{{0, 2}}));
+  EXPECT_EQ(t.column_of(0, 2), 4u);
+  EXPECT_EQ(expect_input_error([&] { parse_csv("a,b,_tag\n1\n", "p.csv", lenient); }).line(), 2u);
+  EXPECT_THROW(parse_csv("a,b,_tag\n1,2\n", "p.csv"), InputError);
+}
+
 TEST(Csv, QuotedCellsAreRejected) {
   InputError e = expect_input_error([] { parse_csv("M,name\n1,\"a,b\"\n", "q.csv"); });
   EXPECT_EQ(e.line(), 2u);
