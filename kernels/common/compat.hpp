@@ -26,6 +26,8 @@ using Event = hipEvent_t;
 using ErrorCode = hipError_t;
 using DeviceProp = hipDeviceProp_t;
 inline constexpr ErrorCode kSuccess = hipSuccess;
+inline constexpr ErrorCode kErrorInvalidValue = hipErrorInvalidValue;
+inline constexpr ErrorCode kErrorNotSupported = hipErrorNotSupported;
 inline const char* error_string(ErrorCode e) { return hipGetErrorString(e); }
 inline const char* error_name(ErrorCode e) { return hipGetErrorName(e); }
 inline constexpr const char* kRuntimeName = "HIP";
@@ -35,6 +37,8 @@ using Event = cudaEvent_t;
 using ErrorCode = cudaError_t;
 using DeviceProp = cudaDeviceProp;
 inline constexpr ErrorCode kSuccess = cudaSuccess;
+inline constexpr ErrorCode kErrorInvalidValue = cudaErrorInvalidValue;
+inline constexpr ErrorCode kErrorNotSupported = cudaErrorNotSupported;
 inline const char* error_string(ErrorCode e) { return cudaGetErrorString(e); }
 inline const char* error_name(ErrorCode e) { return cudaGetErrorName(e); }
 inline constexpr const char* kRuntimeName = "CUDA";
@@ -66,6 +70,16 @@ inline ErrorCode peek_last_error() {
   return hipPeekAtLastError();
 #else
   return cudaPeekAtLastError();
+#endif
+}
+
+// Let `kernel` use up to `bytes` of dynamic shared memory (LDS on AMD); needed above 48 KiB on NVIDIA.
+template <class Kernel>
+inline ErrorCode set_max_dynamic_shared_memory(Kernel* kernel, int bytes) {
+#if defined(CKTUNE_HIP)
+  return hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
+#else
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 #endif
 }
 
@@ -158,6 +172,25 @@ __device__ __forceinline__ T shfl(T v, int src_lane) {
   return __shfl(v, src_lane, kWaveSize);
 #else
   return __shfl_sync(0xffffffffu, v, src_lane, kWaveSize);
+#endif
+}
+
+// Loads and stores that bypass the non-coherent per-SM/CU cache, for data one block writes and another
+// reads in the same kernel (split-K partials, tile counters): L2 is coherent on both vendors.
+template <class T>
+__device__ __forceinline__ T load_cg(const T* p) {
+#if defined(CKTUNE_HIP)
+  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#else
+  return __ldcg(p);
+#endif
+}
+template <class T>
+__device__ __forceinline__ void store_cg(T* p, T v) {
+#if defined(CKTUNE_HIP)
+  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#else
+  __stcg(p, v);
 #endif
 }
 

@@ -16,6 +16,8 @@ namespace cktune::gpu {
 namespace detail {
 void throw_gpu_error(int code, const char* expr, const char* file, int line) {
   auto e = static_cast<ErrorCode>(code);
+  // Clear a non-sticky error so that the next launch check does not report this one again.
+  (void)get_last_error();
   throw GpuError(fmt::format("{} error {} ({}: {}) in `{}` at {}:{}", kRuntimeName, code, error_name(e),
                              error_string(e), expr, file, line),
                  "check the device with nvidia-smi / rocm-smi and the *_VISIBLE_DEVICES variables");

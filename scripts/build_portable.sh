@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Build the binaries that travel to the GPU machine (Ubuntu 24.04, driver 580, CUDA 13.0): CUDA backend
+# for sm_90a, cudart/libstdc++/libgcc/re2 static, fmt/spdlog header-only. Copies cktune and
+# cktune_gpu_tests into .carry/ (git-ignored), which the device tool carries along with the tree.
+# Usage: scripts/build_portable.sh [build-dir]   (default build-portable/; JOBS=N, default 2)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-portable}
+nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
+
+start=$(date +%s)
+cmake -S "$root" -B "$build" -G Ninja -DCKTUNE_GPU=cuda -DCKTUNE_PORTABLE=ON -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_COMPILER="$nvcc"
+cmake --build "$build" -j "${JOBS:-2}" --target cktune cktune_gpu_tests
+
+mkdir -p "$root/.carry"
+for exe in "$build/src/cktune" "$build/tests/cktune_gpu_tests"; do
+  [ -x "$exe" ] || { echo "build_portable: $exe was not built" >&2; exit 1; }
+  strip --strip-debug -o "$root/.carry/$(basename "$exe")" "$exe"
+done
+
+# Only libraries every Linux has may remain dynamic; libcuda comes from the driver at run time.
+status=0
+for exe in "$root/.carry/cktune" "$root/.carry/cktune_gpu_tests"; do
+  deps=$(ldd "$exe" | awk '{print $1}')
+  bad=$(echo "$deps" | grep -Ev '^(linux-vdso\.so\.1|/lib64/ld-linux-x86-64\.so\.2|lib(c|m|dl|rt|pthread|z)\.so\.[0-9]+)$' || true)
+  if [ -n "$bad" ]; then
+    echo "build_portable: $(basename "$exe") still needs: $bad" >&2
+    status=1
+  fi
+  # glibc symbol versions: Ubuntu 24.04 has 2.39, so anything up to Debian 12's 2.36 is fine.
+  maxglibc=$(objdump -T "$exe" | grep -o 'GLIBC_[0-9.]*' | sort -Vu | tail -1)
+  echo "build_portable: .carry/$(basename "$exe") $(du -h "$exe" | cut -f1), needs ${maxglibc:-no glibc version}"
+done
+end=$(date +%s)
+echo "build_portable: done in $((end - start)) s; run on the GPU machine: .carry/cktune discover; .carry/cktune_gpu_tests"
+exit $status

@@ -1,0 +1,121 @@
+#include <gtest/gtest.h>
+
+#include "cktune/discover/discover.hpp"
+#include "test_util.hpp"
+
+namespace cktune::discover {
+namespace {
+
+using testing::TempDir;
+using testing::write_text;
+
+DiscoverOptions offline() {
+  DiscoverOptions o;
+  o.query_python = false;
+  o.query_smi = false;
+  return o;
+}
+
+TEST(Discover, JsonHasEveryTopLevelSectionEvenWithNothingFound) {
+  auto r = discover(offline(), {});
+  auto j = to_json(r);
+  for (const char* key : {"gpus", "runtime", "management", "visibility", "cu_num_override", "device_keys", "python",
+                          "aiter", "packages", "aiter_configs", "build", "warnings"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["gpus"]["count"].get<size_t>(), r.gpus.size());
+  EXPECT_TRUE(j["visibility"].contains("CUDA_VISIBLE_DEVICES"));
+  EXPECT_TRUE(j["visibility"]["CUDA_VISIBLE_DEVICES"].is_null());
+  EXPECT_FALSE(j["python"]["found"].get<bool>());
+  EXPECT_FALSE(j["aiter"]["found"].get<bool>());
+  EXPECT_TRUE(j["build"]["backends"].is_array());
+  EXPECT_EQ(j["build"]["backends"][0], "cpu");
+  if (r.gpus.empty()) {
+    EXPECT_FALSE(j["gpus"]["note"].is_null());
+  }
+}
+
+TEST(Discover, TextNamesTheMissingPieces) {
+  auto r = discover(offline(), {});
+  auto text = render_text(r);
+  EXPECT_NE(text.find("GPUs"), std::string::npos);
+  EXPECT_NE(text.find("not available"), std::string::npos);  // no Python asked
+  EXPECT_NE(text.find("This build"), std::string::npos);
+  if (r.gpus.empty()) {
+    EXPECT_NE(text.find("none: "), std::string::npos);
+  }
+}
+
+TEST(Discover, ConfigVariablesAreAnalysedAgainstDeviceKeys) {
+  TempDir tmp;
+  auto path = tmp.file("a8w8_blockscale_tuned_gemm.csv");
+  write_text(path,
+             "gfx,cu_num,M,N,K,libtype,kernelId,splitK,us,kernelName,tflops,bw,errRatio\n"
+             "gfx942,304,1,1536,7168,ck,3,0,10.1,k3,1.0,100.0,0.0\n");
+  EnvMap env = {{"AITER_CONFIG_GEMM_A8W8_BLOCKSCALE", path}, {"CUDA_VISIBLE_DEVICES", "-1"}};
+  auto r = discover(offline(), env);
+  ASSERT_EQ(r.configs.size(), 1u);
+  auto j = to_json(r);
+  EXPECT_EQ(j["aiter_configs"][0]["files"][0]["rows"], 1);
+  EXPECT_EQ(j["aiter_configs"][0]["family"], "a8w8_blockscale");
+  EXPECT_EQ(j["visibility"]["CUDA_VISIBLE_DEVICES"], "-1");
+  bool hides = false;
+  for (const auto& w : r.warnings) hides |= w.find("hides every GPU") != std::string::npos;
+  EXPECT_TRUE(hides);
+}
+
+// The warning rules, on a report built by hand (no GPU needed).
+TEST(DeriveWarnings, FlagsTablesThatNeverMatchOldSglangAndForeignCommits) {
+  DiscoverReport r;
+  r.build.gpu_backend = "cuda";
+  gpu::GpuDeviceInfo d;
+  d.arch = "gfx942";
+  d.cu_num = 304;
+  r.gpus.push_back({d, std::nullopt});
+  r.cu_num_override = "80";
+  r.device_keys = {{"gfx942", 80}};
+  r.aiter.found = true;
+  r.aiter.path = "/src/aiter/aiter";
+  GitInfo g;
+  g.in_repo = true;
+  g.commit = "0123456789abcdef0123456789abcdef01234567";
+  g.descends = Ancestry::No;
+  r.aiter.git = g;
+  r.packages.push_back({"sglang", true, "0.5.2", "", "0.5.6", false});
+  ConfigVar v;
+  v.name = "AITER_CONFIG_GEMM_A8W8";
+  v.source = "environment";
+  ConfigFile f;
+  f.path = "/t.csv";
+  f.exists = true;
+  f.tuned = true;
+  f.has_cu_num = true;
+  f.rows = 10;
+  f.matching = {0};
+  f.duplicate_keys = 2;
+  v.files.push_back(f);
+  r.configs.push_back(v);
+
+  auto w = derive_warnings(r);
+  auto has = [&](std::string_view s) {
+    for (const auto& x : w)
+      if (x.find(s) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("CU_NUM=80 overrides"));
+  EXPECT_TRUE(has("does not descend from 303a583c89fe"));
+  EXPECT_TRUE(has("sglang 0.5.2 is older than the expected 0.5.6"));
+  EXPECT_TRUE(has("never used here"));
+  EXPECT_TRUE(has("repeats 2 key(s)"));
+  EXPECT_FALSE(has("no GPU visible"));
+}
+
+TEST(DeriveWarnings, QuietWhenAllIsWell) {
+  DiscoverReport r;
+  r.build.gpu_backend = "none";
+  r.packages.push_back({"sglang", true, "0.5.6.post1", "", "0.5.6", true});
+  EXPECT_TRUE(derive_warnings(r).empty());
+}
+
+}  // namespace
+}  // namespace cktune::discover
