@@ -42,7 +42,7 @@ void add_observed(const Observations& obs, const CaptureOptions& o, FamilyRows& 
   for (Family f : kAllFamilies) {
     for (const auto& [key, ko] : obs.of(f).keys) {
       auto& sizes = rows[static_cast<size_t>(f)].keys[key];
-      for (const auto& [size, count] : ko.sizes) sizes.insert(size);  // observed sizes are always kept
+      for (const auto& [size, count] : ko.sizes.sorted()) sizes.insert(size);  // observed sizes are always kept
       const auto& sweep = spec(f).is_moe ? tokens : m_sizes;
       sizes.insert(sweep.begin(), sweep.end());
     }
@@ -159,7 +159,7 @@ nlohmann::json report_json(const CaptureReport& report) {
     nlohmann::json devices = nlohmann::json::object();
     for (const auto& [key, ko] : fo.keys) {
       nlohmann::json sizes = nlohmann::json::object();
-      for (const auto& [size, count] : ko.sizes) sizes[std::to_string(size)] = count;
+      for (const auto& [size, count] : ko.sizes.sorted()) sizes[std::to_string(size)] = count;
       observed[key] = std::move(sizes);
       if (!ko.devices.empty()) {
         nlohmann::json list = nlohmann::json::array();
@@ -241,7 +241,7 @@ std::string report_text(const CaptureReport& report) {
       }
       const KeyObservations& ko = fo.keys.at(key);
       std::vector<std::string> cells;
-      for (const auto& [size, count] : ko.sizes) cells.push_back(fmt::format("{}:{}", size, count));
+      for (const auto& [size, count] : ko.sizes.sorted()) cells.push_back(fmt::format("{}:{}", size, count));
       out += fmt::format("  {} {}  {}={}\n", family_name(fr.family), key, spec(fr.family).size_column,
                          fmt::join(cells, " "));
       for (const auto& [dev, count] : ko.devices)

@@ -9,6 +9,7 @@
 #endif
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -173,10 +174,60 @@ bool next_tuple_element(Cursor& c, std::string_view& element, bool& last) {
 
 }  // namespace
 
-std::uint64_t KeyObservations::lines() const {
+size_t SizeCounts::slot_of(std::int64_t size) const {
+  // Fibonacci hashing: the top bits of size * 2^64/phi spread consecutive sizes over the table.
+  return static_cast<size_t>((static_cast<std::uint64_t>(size) * 0x9E3779B97F4A7C15ull) >> shift_);
+}
+
+void SizeCounts::grow() {
+  std::vector<Slot> old = std::move(slots_);
+  const size_t capacity = old.empty() ? 16 : old.size() * 2;
+  slots_.assign(capacity, Slot{});
+  shift_ = 64 - std::countr_zero(capacity);
+  used_ = 0;
+  for (const Slot& s : old)
+    if (s.size != 0) add(s.size, s.count);
+}
+
+void SizeCounts::add(std::int64_t size, std::uint64_t n) {
+  if ((used_ + 1) * 2 > slots_.size()) grow();  // load factor <= 1/2 keeps probes short
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = slot_of(size);; i = (i + 1) & mask) {
+    Slot& s = slots_[i];
+    if (s.size == size) {
+      s.count += n;
+      return;
+    }
+    if (s.size == 0) {
+      s = {size, n};
+      ++used_;
+      return;
+    }
+  }
+}
+
+std::uint64_t SizeCounts::count(std::int64_t size) const {
+  if (slots_.empty()) return 0;
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = slot_of(size);; i = (i + 1) & mask) {
+    if (slots_[i].size == size) return slots_[i].count;
+    if (slots_[i].size == 0) return 0;
+  }
+}
+
+std::uint64_t SizeCounts::total() const {
   std::uint64_t n = 0;
-  for (const auto& [size, count] : sizes) n += count;
+  for (const Slot& s : slots_) n += s.count;
   return n;
+}
+
+std::vector<std::pair<std::int64_t, std::uint64_t>> SizeCounts::sorted() const {
+  std::vector<std::pair<std::int64_t, std::uint64_t>> out;
+  out.reserve(used_);
+  for (const Slot& s : slots_)
+    if (s.size != 0) out.emplace_back(s.size, s.count);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::uint64_t FamilyObservations::lines() const {
@@ -194,6 +245,20 @@ std::uint64_t Observations::records() const {
 LogScanner::LogScanner(ScanOptions options) : options_(options) {}
 
 void LogScanner::scan(std::string_view text, bool terminated) {
+  // The three passes run over L2-sized blocks (cut after a line break) so that the log is read from
+  // memory once, not three times.
+  constexpr size_t kBlock = size_t{256} << 10;
+  while (text.size() > kBlock) {
+    const void* nl = ::memrchr(text.data(), '\n', kBlock);
+    const size_t cut = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) + 1 : 0;
+    if (cut == 0) break;  // one line longer than a block: scan the rest in one go
+    scan_block(text.substr(0, cut), true);
+    text.remove_prefix(cut);
+  }
+  scan_block(text, terminated);
+}
+
+void LogScanner::scan_block(std::string_view text, bool terminated) {
   scan_gemm(text, terminated);
   scan_moe(text, terminated);
   scan_dump(text, terminated);
@@ -214,7 +279,7 @@ void LogScanner::count(Family f, std::string_view key, std::int64_t size) {
   auto& keys = obs_.of(f).keys;
   auto it = keys.find(key);
   if (it == keys.end()) it = keys.emplace(std::string(key), KeyObservations{}).first;
-  ++it->second.sizes[size];
+  it->second.sizes.add(size);
 }
 
 std::optional<Family> LogScanner::family_of_file(std::string_view file) {
@@ -369,7 +434,7 @@ void LogScanner::scan_moe(std::string_view text, bool terminated) {
     auto& keys = obs_.of(Family::Moe2Stages).keys;
     auto it = keys.find(std::string_view(key_));
     if (it == keys.end()) it = keys.emplace(key_, KeyObservations{}).first;
-    ++it->second.sizes[token];
+    it->second.sizes.add(token);
     ++it->second.devices[{std::string(gfx), cu_num}];
   }
 }

@@ -20,12 +20,36 @@
 
 namespace cktune::capture {
 
+// Size (M or token) -> number of log lines. Open addressing with linear probing in one flat array:
+// prefill Ms take thousands of values per key, and node-based maps (one cache miss per node) made this
+// lookup a third of the whole scan.
+class SizeCounts {
+ public:
+  void add(std::int64_t size, std::uint64_t n = 1);
+  std::uint64_t count(std::int64_t size) const;  // 0 when never seen
+  size_t distinct() const { return used_; }
+  std::uint64_t total() const;
+  std::vector<std::pair<std::int64_t, std::uint64_t>> sorted() const;  // ascending size
+
+ private:
+  struct Slot {
+    std::int64_t size = 0;  // 0 = empty: sizes are positive
+    std::uint64_t count = 0;
+  };
+  size_t slot_of(std::int64_t size) const;
+  void grow();
+
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+  int shift_ = 64;
+};
+
 // What the log said about one key (the family's untuned key columns other than M/token).
 struct KeyObservations {
-  std::map<std::int64_t, std::uint64_t> sizes;  // observed M (or token) -> number of log lines
+  SizeCounts sizes;  // observed M (or token) -> number of log lines
   // fused_moe only: (gfx, cu_num) -> lines. gfx is empty for the old tuple form, which has no gfx.
   std::map<std::pair<std::string, std::int64_t>, std::uint64_t> devices;
-  std::uint64_t lines() const;
+  std::uint64_t lines() const { return sizes.total(); }
 };
 
 struct TransparentHash {
@@ -80,6 +104,7 @@ class LogScanner {
   void warn_once(std::string message);
 
  private:
+  void scan_block(std::string_view text, bool terminated);
   void scan_gemm(std::string_view text, bool terminated);
   void scan_moe(std::string_view text, bool terminated);
   void scan_dump(std::string_view text, bool terminated);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -35,15 +36,14 @@ nlohmann::json as_json(const Observations& obs) {
   nlohmann::json j = nlohmann::json::object();
   for (Family f : kAllFamilies)
     for (const auto& [key, ko] : obs.of(f).keys)
-      for (const auto& [size, count] : ko.sizes) j[std::string(family_name(f))][key][std::to_string(size)] = count;
+      for (const auto& [size, count] : ko.sizes.sorted()) j[std::string(family_name(f))][key][std::to_string(size)] = count;
   return j;
 }
 
 std::uint64_t count_of(const Observations& obs, Family f, const std::string& key, std::int64_t size) {
   auto it = obs.of(f).keys.find(key);
   if (it == obs.of(f).keys.end()) return 0;
-  auto s = it->second.sizes.find(size);
-  return s == it->second.sizes.end() ? 0 : s->second;
+  return it->second.sizes.count(size);
 }
 
 std::string temp_path(const std::string& name) {
@@ -305,6 +305,20 @@ TEST(LogScan, ChunkBoundariesDoNotSplitRecords) {
   fs::remove(path);
   EXPECT_EQ(as_json(streamed.observations()), as_json(scan_text(big)));
   EXPECT_EQ(streamed.observations().ignored.truncated, 0u);
+}
+
+TEST(LogScan, SizeCountsGrowAndSort) {
+  SizeCounts c;
+  for (std::int64_t m = 1; m <= 5000; ++m) c.add(m, static_cast<std::uint64_t>(m % 3 + 1));
+  c.add(7);
+  EXPECT_EQ(c.distinct(), 5000u);
+  EXPECT_EQ(c.count(7), 7 % 3 + 1 + 1u);
+  EXPECT_EQ(c.count(5001), 0u);
+  auto sorted = c.sorted();
+  ASSERT_EQ(sorted.size(), 5000u);
+  EXPECT_EQ(sorted.front().first, 1);
+  EXPECT_EQ(sorted.back().first, 5000);
+  EXPECT_TRUE(std::is_sorted(sorted.begin(), sorted.end()));
 }
 
 TEST(LogScan, MissingFileIsAnError) {
