@@ -7,9 +7,28 @@
 #include <cstdio>
 
 #include "mma_splitk.cuh"
+#if defined(CKTUNE_CUDA)
 #include "wgmma.cuh"
+#endif
 
 namespace cktune::kernels::a8w8_blockscale {
+#if !defined(CKTUNE_CUDA)
+// HIP build: the wgmma configurations exist only as names (see why_not()).
+namespace detail {
+template <int BM, int BN, int ST, bool DB = false>
+struct WgCfg {
+  static constexpr int kWarps = (BM / 64 + 1) * 4;
+};
+template <class C>
+gpu::ErrorCode launch_wgmma(const InstanceParams&, const Args&, gpu::Stream) {
+  return gpu::kErrorNotSupported;
+}
+template <class C>
+gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args&, gpu::Stream) {
+  return gpu::kErrorNotSupported;
+}
+}  // namespace detail
+#endif
 namespace {
 
 using detail::MmaArgs;
@@ -20,6 +39,7 @@ using LaunchFn = gpu::ErrorCode (*)(const InstanceParams&, const Args&, gpu::Str
 constexpr size_t kAlign = 256;
 constexpr size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
+#if defined(CKTUNE_CUDA)
 // Opt in to more than 48 KB of dynamic shared memory once per kernel (host call, no sync).
 template <class Kernel>
 gpu::ErrorCode ensure_smem(Kernel k, int bytes, std::atomic<bool>& done) {
@@ -71,8 +91,16 @@ gpu::ErrorCode launch_mma(const InstanceParams& p, const Args& a, gpu::Stream st
     return cudaLaunchKernelEx(&cfg, kernel, m);
   }
   kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(m);
-  return cudaGetLastError();
+  return gpu::get_last_error();
 }
+#else
+// The AMD implementations of these code paths come with the MFMA inner loops (docs/arch/kernels.md);
+// until then why_not() rejects every instance on a HIP build and launch() never gets here.
+template <class C>
+gpu::ErrorCode launch_mma(const InstanceParams&, const Args&, gpu::Stream) {
+  return gpu::kErrorNotSupported;
+}
+#endif
 
 struct Entry {
   InstanceParams params;
@@ -95,6 +123,11 @@ struct Entry {
   Entry{InstanceParams{0, nullptr, Variant::WgmmaPersistent, BM, BN, 128, ST, detail::WgCfg<BM, BN, ST>::kWarps, \
                        1, 90},                                                                                   \
         &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST>>}
+
+#define CKTUNE_WGMMA_P_DB(BM, BN, ST)                                                                    \
+  Entry{InstanceParams{0, nullptr, Variant::WgmmaPersistentDb, BM, BN, 128, ST,                          \
+                       detail::WgCfg<BM, BN, ST, true>::kWarps, 1, 90},                                  \
+        &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, true>>}
 
 // Order is the id: append only once tuned tables exist (ids and names are stored in them).
 const std::array kTable = {
@@ -159,10 +192,17 @@ const std::array kTable = {
     CKTUNE_WGMMA_P(128, 128, 5),
     CKTUNE_WGMMA_P(128, 64, 6),
     CKTUNE_WGMMA_P(64, 128, 6),
+    CKTUNE_WGMMA_P(64, 64, 8),
+    // Persistent, k-blocks in pairs: one block's promotion overlaps the next block's wgmma.
+    CKTUNE_WGMMA_P_DB(128, 128, 4),
+    CKTUNE_WGMMA_P_DB(128, 128, 5),
+    CKTUNE_WGMMA_P_DB(128, 64, 6),
+    CKTUNE_WGMMA_P_DB(64, 128, 6),
 };
 #undef CKTUNE_MMA
 #undef CKTUNE_WGMMA
 #undef CKTUNE_WGMMA_P
+#undef CKTUNE_WGMMA_P_DB
 #undef CKTUNE_WGMMA_DB
 
 struct Table {
@@ -202,14 +242,21 @@ std::span<const InstanceParams> instances() { return table().params; }
 
 const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
   if (M <= 0 || N <= 0 || K <= 0) return "M, N and K must be positive";
+#if defined(CKTUNE_HIP)
+  (void)p;
+  (void)sm;
+  if (K % 128 != 0) return "K is not a multiple of 128: a8w8_blockscale needs whole 128-wide K scale blocks";
+  return "no AMD implementation of this instance yet (its inner loops are NVIDIA-only)";
+#endif
   if (K % 128 != 0) return "K is not a multiple of 128: a8w8_blockscale needs whole 128-wide K scale blocks";
   if (sm < p.min_sm) return "the device is too old for this instance's code path";
   if (p.split_k > K / 128) return "split_k exceeds the number of 128-wide K blocks";
-  const bool hopper_path = p.variant == Variant::Wgmma || p.variant == Variant::WgmmaDb ||
-                           p.variant == Variant::WgmmaPersistent;
+  const bool persistent = p.variant == Variant::WgmmaPersistent || p.variant == Variant::WgmmaPersistentDb;
+  const bool hopper_path = p.variant == Variant::Wgmma || p.variant == Variant::WgmmaDb || persistent;
   if (hopper_path && sm != 90) return "wgmma/TMA path is built for sm_90a only";
-  if (p.variant == Variant::WgmmaPersistent && N % 8 != 0)
-    return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";
+  if (persistent && N % 8 != 0) return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";
+  if (p.variant == Variant::WgmmaPersistentDb && (K / 128) % 2 != 0)
+    return "this variant processes 128-K blocks in pairs: K/128 must be even";
   return nullptr;
 }
 
@@ -222,16 +269,16 @@ size_t workspace_bytes(const InstanceParams& p, int M, int N, int K) {
 
 gpu::ErrorCode prepare_workspace(void* workspace, size_t bytes, gpu::Stream stream) {
   if (workspace == nullptr || bytes == 0) return gpu::kSuccess;
-  return cudaMemsetAsync(workspace, 0, bytes, stream);
+  return gpu::rt::memset_async(workspace, 0, bytes, stream);
 }
 
 gpu::ErrorCode launch(const InstanceParams& p, const Args& a, gpu::Stream stream) {
-  if (p.id < 0 || static_cast<size_t>(p.id) >= kTable.size()) return cudaErrorInvalidValue;
-  if (why_not(p, a.M, a.N, a.K) != nullptr) return cudaErrorInvalidValue;
-  if (a.workspace_bytes < workspace_bytes(p, a.M, a.N, a.K)) return cudaErrorInvalidValue;
+  if (p.id < 0 || static_cast<size_t>(p.id) >= kTable.size()) return gpu::kErrorInvalidValue;
+  if (why_not(p, a.M, a.N, a.K) != nullptr) return gpu::kErrorInvalidValue;
+  if (a.workspace_bytes < workspace_bytes(p, a.M, a.N, a.K)) return gpu::kErrorInvalidValue;
   // A failed runtime call elsewhere leaves a sticky "last error" that our post-launch check would
   // report as ours; start clean.
-  (void)cudaGetLastError();
+  (void)gpu::get_last_error();
   return kTable[p.id].launch(p, a, stream);
 }
 

@@ -23,6 +23,7 @@ enum class Variant {
   Wgmma,      // wgmma m64nNk32 fp8 + TMA, warp-specialised (sm_90a), per-128-K promotion
   WgmmaDb,    // Wgmma with two partial tiles in flight (next block's wgmma overlap the promotion)
   WgmmaPersistent,  // Wgmma as a persistent kernel (one CTA per SM walks the tiles), TMA-store epilogue
+  WgmmaPersistentDb,  // WgmmaPersistent with k-blocks in pairs (promotion overlaps the next wgmma)
 };
 struct VariantName {
   Variant value;
@@ -33,6 +34,7 @@ inline constexpr VariantName kVariantNames[] = {
     {Variant::Wgmma, "wgmma"},
     {Variant::WgmmaDb, "wgmma2"},
     {Variant::WgmmaPersistent, "wgmmap"},
+    {Variant::WgmmaPersistentDb, "wgmmap2"},
 };
 std::string_view to_string(Variant v);
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "../common/compat.hpp"
+#include "../common/memory.hpp"
 #include "../common/numeric.hpp"
 
 namespace cktune::kernels::a8w8_blockscale::detail {
@@ -19,23 +20,23 @@ inline size_t counter_region_bytes(int M, int N) {
 
 // for_each(f) must call f(value, m, n) for every in-range output element this thread owns.
 // kOwners: number of threads that reach this call (a multiple of the warp size); they sync on
-// named barrier 1, so threads that already left the kernel are not waited for.
+// barrier 1 (gpu::barrier_sync), so on NVIDIA threads that already left are not waited for.
 template <int kOwners, class ForEach>
 __device__ __forceinline__ void splitk_finish(ForEach&& for_each, float* partials, int* counters, int z, int S,
                                               int tile, int M, int N, uint16_t* y) {
   const size_t plane = static_cast<size_t>(M) * N;
-  for_each([&](float v, int m, int n) { __stcg(partials + z * plane + static_cast<size_t>(m) * N + n, v); });
+  for_each([&](float v, int m, int n) { gpu::store_global_cg(partials + z * plane + static_cast<size_t>(m) * N + n, v); });
   __threadfence();
   __shared__ int s_last;
-  asm volatile("bar.sync 1, %0;\n" ::"n"(kOwners));
+  gpu::barrier_sync<1, kOwners>();
   if (threadIdx.x == 0) s_last = (atomicAdd(counters + tile, 1) == S - 1);
-  asm volatile("bar.sync 1, %0;\n" ::"n"(kOwners));
+  gpu::barrier_sync<1, kOwners>();
   if (!s_last) return;
   __threadfence();
   for_each([&](float, int m, int n) {
     const size_t off = static_cast<size_t>(m) * N + n;
     float sum = 0.f;
-    for (int q = 0; q < S; ++q) sum += __ldcg(partials + q * plane + off);
+    for (int q = 0; q < S; ++q) sum += gpu::load_global_cg(partials + q * plane + off);
     y[off] = gpu::f32_to_bf16_bits(sum);
   });
   if (threadIdx.x == 0) counters[tile] = 0;

@@ -231,6 +231,19 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 #endif
 }
 
+// Persistent tile order: groups of kGroupM tile rows, N-tiles walked inside a group with the M
+// tile fastest, so the CTAs running at one time share a band of X rows and a band of W rows
+// (both stay in L2) instead of streaming all of X (or W) once per wave.
+constexpr int kGroupM = 8;
+__device__ __forceinline__ void tile_origin(int t, int tiles_m, int tiles_n, int bm, int bn, int& m0, int& n0) {
+  const int group = kGroupM * tiles_n;
+  const int first_m = (t / group) * kGroupM;
+  const int gm = min(tiles_m - first_m, kGroupM);
+  const int r = t % group;
+  m0 = (first_m + r % gm) * bm;
+  n0 = (r / gm) * bn;
+}
+
 // Persistent variant: gridDim.x CTAs (at most one per SM) walk the output tiles; the producer runs
 // ahead into the next tile while the consumers finish the current one, and the epilogue leaves
 // through TMA stores from a 128-byte-swizzled staging tile, so neither the pipeline fill nor the
@@ -252,7 +265,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int wg = tid / 128;
   const int KB = a.KB;
   const int tiles_m = (a.M + BM - 1) / BM;
-  const int tiles = tiles_m * ((a.N + BN - 1) / BN);
+  const int tiles_n = (a.N + BN - 1) / BN;
+  const int tiles = tiles_m * tiles_n;
 
   if (tid == 0) {
     for (int s = 0; s < ST; ++s) {
@@ -270,7 +284,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       tma_prefetch_desc(&tmap_w);
       int g = 0;  // stage sequence number, continuous across tiles
       for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const int m0 = (t % tiles_m) * BM, n0 = (t / tiles_m) * BN;
+        int m0, n0;
+        tile_origin(t, tiles_m, tiles_n, BM, BN, m0, n0);
         for (int kb = 0; kb < KB; ++kb, ++g) {
           const int s = g % ST;
           if (g >= ST) mbar_wait(&empty[s], ((g / ST) + 1) & 1);
@@ -291,9 +306,11 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const bool leader = (tid % 128) == 0;
   float acc[BN / 2];
   float ta[BN / 2];
+  float tb[C::kDoubleBuffer ? BN / 2 : 1];
   int g = 0;
   for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const int m0 = (t % tiles_m) * BM, n0 = (t / tiles_m) * BN;
+    int m0, n0;
+    tile_origin(t, tiles_m, tiles_n, BM, BN, m0, n0);
     const int row0 = m0 + wg * 64 + lr0, row1 = row0 + 8;
     const bool ok0 = row0 < a.M, ok1 = row1 < a.M;
     const float* xs0p = a.x_scale + static_cast<size_t>(ok0 ? row0 : 0) * KB;
@@ -301,28 +318,49 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     const float* wsp = a.w_scale + static_cast<size_t>(n0 / 128) * KB;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    for (int kb = 0; kb < KB; ++kb, ++g) {
-      const int s = g % ST;
-      const float w = __ldg(wsp + kb);
-      const float x0 = ok0 ? __ldg(xs0p + kb) : 0.f;
-      const float x1 = ok1 ? __ldg(xs1p + kb) : 0.f;
-      mbar_wait(&full[s], (g / ST) & 1);
+    // Issue block kb's four 32-K wgmma (stage sequence number gg) into t, fresh.
+    auto issue = [&](int gg, float(&t)[BN / 2]) {
+      const int s = gg % ST;
+      mbar_wait(&full[s], (gg / ST) & 1);
       const uint64_t da = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128);
       const uint64_t db = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes + C::kABytes));
       wgmma_fence();
 #pragma unroll
-      for (int ks = 0; ks < 4; ++ks) WgmmaE4m3<BN>::run(ta, da + 2 * ks, db + 2 * ks, ks > 0 ? 1 : 0);
+      for (int ks = 0; ks < 4; ++ks) WgmmaE4m3<BN>::run(t, da + 2 * ks, db + 2 * ks, ks > 0 ? 1 : 0);
       wgmma_commit();
-      wgmma_wait<0>();
-      fence_operands(ta);
-      if (lane == 0) mbar_arrive(&empty[s]);
-      const float s0 = x0 * w, s1 = x1 * w;
+    };
+    auto promote = [&](int gg, int kb, float(&t)[BN / 2]) {
+      fence_operands(t);
+      if (lane == 0) mbar_arrive(&empty[gg % ST]);
+      const float w = __ldg(wsp + kb);
+      const float s0 = (ok0 ? __ldg(xs0p + kb) : 0.f) * w;
+      const float s1 = (ok1 ? __ldg(xs1p + kb) : 0.f) * w;
 #pragma unroll
       for (int j = 0; j < BN / 8; ++j) {
-        acc[j * 4 + 0] = fmaf(ta[j * 4 + 0], s0, acc[j * 4 + 0]);
-        acc[j * 4 + 1] = fmaf(ta[j * 4 + 1], s0, acc[j * 4 + 1]);
-        acc[j * 4 + 2] = fmaf(ta[j * 4 + 2], s1, acc[j * 4 + 2]);
-        acc[j * 4 + 3] = fmaf(ta[j * 4 + 3], s1, acc[j * 4 + 3]);
+        acc[j * 4 + 0] = fmaf(t[j * 4 + 0], s0, acc[j * 4 + 0]);
+        acc[j * 4 + 1] = fmaf(t[j * 4 + 1], s0, acc[j * 4 + 1]);
+        acc[j * 4 + 2] = fmaf(t[j * 4 + 2], s1, acc[j * 4 + 2]);
+        acc[j * 4 + 3] = fmaf(t[j * 4 + 3], s1, acc[j * 4 + 3]);
+      }
+    };
+    if constexpr (C::kDoubleBuffer) {
+      // Blocks in pairs: block kb+1's wgmma run while block kb is promoted. Nothing is in flight
+      // across the loop's back edge (the compiler would copy in-flight accumulators there and
+      // serialise every wgmma). Needs an even number of k-blocks (why_not).
+      for (int kb = 0; kb < KB; kb += 2) {
+        issue(g + kb, ta);
+        issue(g + kb + 1, tb);
+        wgmma_wait<1>();
+        promote(g + kb, kb, ta);
+        wgmma_wait<0>();
+        promote(g + kb + 1, kb + 1, tb);
+      }
+      g += KB;
+    } else {
+      for (int kb = 0; kb < KB; ++kb, ++g) {
+        issue(g, ta);
+        wgmma_wait<0>();
+        promote(g, kb, ta);
       }
     }
     // Epilogue: wait until this warpgroup's previous TMA store has read the staging boxes, write

@@ -1,6 +1,8 @@
 // cuBLASLt block-scaled FP8 baseline, loaded with dlopen; only the header's types are used.
 #include "blaslt.hpp"
 
+#if defined(CKTUNE_CUDA)
+
 #include <cublasLt.h>
 #include <dlfcn.h>
 
@@ -274,3 +276,33 @@ const char* Plan::status_string(int status) {
 }
 
 }  // namespace cktune::gpu::blaslt
+
+#else  // HIP build: cuBLASLt does not exist there (a hipBLASLt baseline is future work).
+
+namespace cktune::gpu::blaslt {
+
+const Availability& available() {
+  static const Availability a{false, "cuBLASLt is NVIDIA-only; this is a HIP build (hipBLASLt baseline not implemented)", "", 0};
+  return a;
+}
+struct Plan::Impl {};
+Plan::Plan(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&&) noexcept = default;
+Plan::~Plan() = default;
+Plan Plan::create(int M, int N, int K, int) {
+  Plan p;
+  p.M_ = M, p.N_ = N, p.K_ = K;
+  p.why_not_ = available().reason;
+  return p;
+}
+size_t Plan::max_workspace_bytes() const { return 0; }
+size_t Plan::scale_bytes() const { return 0; }
+ErrorCode Plan::convert_scales(const float*, const float*, void*, Stream, const float**, const float**) const {
+  return kErrorNotSupported;
+}
+int Plan::launch(int, const Args&, Stream) const { return -1; }
+const char* Plan::status_string(int) { return "unavailable"; }
+
+}  // namespace cktune::gpu::blaslt
+
+#endif
