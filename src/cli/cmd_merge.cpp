@@ -1,12 +1,129 @@
-#include "cli/app.hpp"
+// cktune merge IN.csv [IN2.csv ...] -o OUT.csv   |   cktune merge --check IN.csv ...
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
 #include "cktune/core/error.hpp"
+#include "cktune/core/io.hpp"
+#include "cktune/core/log.hpp"
+#include "cktune/formats/csv.hpp"
+#include "cktune/formats/table.hpp"
+#include "cktune/merge/merge.hpp"
+#include "cli/app.hpp"
 
 namespace cktune::cli {
 
-// Placeholder until the merge subcommand lands.
+namespace {
+
+struct MergeCliOptions {
+  std::vector<std::string> inputs;
+  std::string output;
+  bool check = false;
+  bool json = false;
+  bool strict = false;
+  bool keep_order = false;
+  double max_err_ratio = 0.05;
+  double max_moe_err_pct = 10.0;
+  std::string family;
+};
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  return std::filesystem::weakly_canonical(a, ec) == std::filesystem::weakly_canonical(b, ec);
+}
+
+void validate(const MergeCliOptions& o) {
+  if (o.check && !o.output.empty()) throw Error("--check only reports; it takes no -o", "drop -o, or drop --check to merge");
+  if (!o.check && o.output.empty()) throw Error("merge needs -o OUT.csv (or --check to only validate the inputs)");
+  if (o.json && o.output == "-") throw Error("--json and -o - both want stdout", "write the table to a file");
+  if (o.max_err_ratio < 0 || o.max_moe_err_pct < 0) throw Error("error limits must be >= 0");
+  for (const auto& in : o.inputs)
+    if (!o.output.empty() && o.output != "-" && same_file(in, o.output))
+      throw Error(fmt::format("-o {} is also an input; merge never modifies its inputs", o.output),
+                  "write to a new file and rename it yourself");
+}
+
+std::vector<Table> load(const MergeCliOptions& o) {
+  std::optional<Family> family;
+  if (!o.family.empty()) {
+    family = family_from_name(o.family);
+    if (!family) throw Error(fmt::format("--family {}: not a known family", o.family), "see `cktune list families`");
+  }
+  std::vector<Table> tables;
+  tables.reserve(o.inputs.size());
+  for (const auto& path : o.inputs) tables.push_back(read_table(path, family));
+  return tables;
+}
+
+void log_report(const MergeReport& report) {
+  for (const auto& [severity, line] : report_lines(report)) {
+    if (severity == Severity::Error) log().error("{}", line);
+    else if (severity == Severity::Warning) log().warn("{}", line);
+    else log().info("{}", line);
+  }
+}
+
+void run_merge(const MergeCliOptions& o) {
+  validate(o);
+  MergeOptions options;
+  options.max_err_ratio = o.max_err_ratio;
+  options.max_moe_err = o.max_moe_err_pct / 100.0;
+  options.strict = o.strict;
+  options.keep_order = o.keep_order;
+  std::vector<Table> tables = load(o);
+
+  if (o.check) {
+    MergeReport report = check_tables(tables, options);
+    log_report(report);
+    bool ok = report.passed(o.strict);
+    if (o.json) {
+      std::fputs((report_json(report, true, o.strict).dump(2) + "\n").c_str(), stdout);
+    } else {
+      std::fputs(fmt::format("check: {} input(s), {} row(s), {} key(s), {} duplicate key(s), {} error(s), {} "
+                             "warning(s): {}\n",
+                             report.inputs.size(), report.rows_in, report.rows_out, report.collisions.size(),
+                             report.count(Severity::Error), report.count(Severity::Warning), ok ? "ok" : "FAILED")
+                     .c_str(),
+                 stdout);
+    }
+    if (!ok) set_exit_code(static_cast<int>(ExitCode::CheckFailed));
+    return;
+  }
+
+  MergeResult result = merge_tables(tables, options);
+  result.report.output = o.output;
+  result.table.source = o.output;
+  log_report(result.report);
+  if (o.output == "-") std::fputs(render_csv(result.table).c_str(), stdout);
+  else write_csv_atomic(result.table, o.output);
+  log().info("merged {} row(s) from {} file(s) into {} row(s) ({} duplicate key(s) resolved) -> {}",
+             result.report.rows_in, tables.size(), result.report.rows_out, result.report.collisions.size(), o.output);
+  if (o.json) std::fputs((report_json(result.report, false, o.strict).dump(2) + "\n").c_str(), stdout);
+}
+
+}  // namespace
+
 void register_merge(CLI::App& app) {
-  auto* cmd = app.add_subcommand("merge", "merge (not built yet)");
-  cmd->callback([] { throw Error("'merge' is not built yet"); });
+  auto opts = std::make_shared<MergeCliOptions>();
+  auto* cmd = app.add_subcommand(
+      "merge", "Merge AITER tuned (or untuned) tables of one family on AITER's key, or --check them");
+  cmd->add_option("inputs", opts->inputs, "Input CSV tables (never modified)")->required();
+  cmd->add_option("-o,--output", opts->output, "Merged table, written atomically ('-' = stdout)");
+  cmd->add_flag("--check", opts->check, "Only validate: duplicates, invalid rows, unreachable rows (exit 3 on problems)");
+  cmd->add_flag("--json", opts->json, "Print the report as JSON on stdout");
+  cmd->add_flag("--strict", opts->strict, "With --check, warnings (unreachable rows, mixed devices...) fail too");
+  cmd->add_flag("--keep-order", opts->keep_order, "Keep input row order instead of AITER's GEMM sort");
+  cmd->add_option("--max-err-ratio", opts->max_err_ratio, "GEMM errRatio limit for --check")->capture_default_str();
+  cmd->add_option("--max-moe-err", opts->max_moe_err_pct, "MoE err1/err2 limit in percent for --check")
+      ->capture_default_str();
+  cmd->add_option("--family", opts->family,
+                  "Family of inputs whose header and file name leave it open (e.g. a8w8_blockscale)");
+  cmd->callback([opts] { run_merge(*opts); });
 }
 
 }  // namespace cktune::cli

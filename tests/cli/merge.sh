@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# cktune merge: bad input, duplicates across files, --check exit codes, --json, inputs untouched, no temp files.
+# Usage: merge.sh <cktune-binary> <tests/data>
+set -u
+BIN=$1
+DATA=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+H="gfx,cu_num,M,N,K,libtype,kernelId,splitK,us,kernelName,tflops,bw,errRatio"
+
+# expect_error NAME FILE EXPECTED_PLACE: merge FILE -o OUT must fail with exit 1, name FILE:LINE:COL, write no OUT
+# and leave no temporary file.
+expect_error() {
+  local name=$1 file=$2 place=$3
+  local out="$T/out_$name.csv"
+  "$BIN" merge "$file" -o "$out" 2>"$T/err_$name" >/dev/null
+  local rc=$?
+  [ "$rc" -eq 1 ] || fail "$name: exit $rc, want 1"
+  grep -qF "cktune: error: $place" "$T/err_$name" || fail "$name: stderr lacks '$place': $(cat "$T/err_$name")"
+  [ ! -e "$out" ] || fail "$name: output file was created"
+  if ls "$T" | grep -q '\.tmp\.'; then fail "$name: temporary file left behind"; fi
+  # --check on bad input fails too (exit 1: the input cannot be read at all).
+  "$BIN" merge --check "$file" >/dev/null 2>&1
+  [ $? -eq 1 ] || fail "$name: --check did not exit 1"
+}
+
+printf '' >"$T/a8w8_blockscale_tuned_gemm_empty.csv"
+expect_error empty "$T/a8w8_blockscale_tuned_gemm_empty.csv" "$T/a8w8_blockscale_tuned_gemm_empty.csv:1:1: empty file"
+
+printf '%s\ngfx942,304,1,x128,256,ck,1,0,5.0,k,1.0,2.0,0.0\n' "$H" >"$T/a8w8_blockscale_tuned_gemm_nonnum.csv"
+expect_error nonnumeric "$T/a8w8_blockscale_tuned_gemm_nonnum.csv" \
+  "$T/a8w8_blockscale_tuned_gemm_nonnum.csv:2:14: key column N has the value 'x128'"
+
+printf '%s\ngfx942,304,1,128\n' "$H" >"$T/a8w8_blockscale_tuned_gemm_short.csv"
+expect_error short "$T/a8w8_blockscale_tuned_gemm_short.csv" "$T/a8w8_blockscale_tuned_gemm_short.csv:2:17: short row"
+
+printf '%s\ngfx942,304,1,128,256,ck,1,0,5.0,k,1.0,2.0,0.0,extra\n' "$H" >"$T/a8w8_blockscale_tuned_gemm_long.csv"
+expect_error long "$T/a8w8_blockscale_tuned_gemm_long.csv" "$T/a8w8_blockscale_tuned_gemm_long.csv:2:47: long row"
+
+printf 'gfx,cu_num,M,N,M\n' >"$T/a8w8_blockscale_tuned_gemm_dup.csv"
+expect_error dupheader "$T/a8w8_blockscale_tuned_gemm_dup.csv" \
+  "$T/a8w8_blockscale_tuned_gemm_dup.csv:1:16: duplicated column name 'M'"
+
+printf 'M,N,K\n1,2,\x00\x01\x02\n' >"$T/a8w8_blockscale_untuned_gemm_bin.csv"
+expect_error binary "$T/a8w8_blockscale_untuned_gemm_bin.csv" "$T/a8w8_blockscale_untuned_gemm_bin.csv:2:5: binary data"
+
+# A wrong header (not a known schema) reads, but cannot be merged; --check reports it and exits 3.
+printf 'foo,bar\n1,2\n' >"$T/wrong.csv"
+"$BIN" merge "$T/wrong.csv" -o "$T/out_wrong.csv" 2>"$T/err_wrong"
+[ $? -eq 1 ] || fail "wrong header: merge did not exit 1"
+grep -q "fits none of cktune's families" "$T/err_wrong" || fail "wrong header: message: $(cat "$T/err_wrong")"
+[ ! -e "$T/out_wrong.csv" ] || fail "wrong header: output created"
+"$BIN" merge --check "$T/wrong.csv" >/dev/null 2>"$T/err_wrong_check"
+[ $? -eq 3 ] || fail "wrong header: --check did not exit 3"
+grep -q "unknown_family" "$T/err_wrong_check" || fail "wrong header: --check message: $(cat "$T/err_wrong_check")"
+
+# Duplicates across two files: lowest us wins, collision reported, inputs untouched.
+A="$T/a8w8_blockscale_tuned_gemm_a.csv"
+B="$T/a8w8_blockscale_tuned_gemm_b.csv"
+printf '%s\ngfx942,304,1,128,256,ck,1,0,5.0,slow,1.0,2.0,0.0\ngfx942,304,2,128,256,ck,1,0,3.0,k2,1.0,2.0,0.0\n' "$H" >"$A"
+printf '%s\ngfx942,304,1,128,256,ck,1,0,4.5,fast,1.0,2.0,0.0\n' "$H" >"$B"
+before=$(cat "$A" "$B" | sha256sum)
+"$BIN" merge "$A" "$B" -o "$T/merged.csv" 2>"$T/err_merge" >/dev/null
+[ $? -eq 0 ] || fail "merge of duplicates: exit $? ($(cat "$T/err_merge"))"
+grep -qF "key gfx942,304,1,128,256 occurs 2 times: $A:2 (us 5.0), $B:2 (us 4.5); keeps $B:2" "$T/err_merge" ||
+  fail "collision not reported: $(cat "$T/err_merge")"
+expected="$H
+gfx942,304,1,128,256,ck,1,0,4.5,fast,1.0,2.0,0.0
+gfx942,304,2,128,256,ck,1,0,3.0,k2,1.0,2.0,0.0"
+[ "$(cat "$T/merged.csv")" = "$expected" ] || fail "merged table: $(cat "$T/merged.csv")"
+[ "$(cat "$A" "$B" | sha256sum)" = "$before" ] || fail "inputs were modified"
+if ls "$T" | grep -q '\.tmp\.'; then fail "temporary file left behind after merge"; fi
+
+# -o naming an input is refused.
+"$BIN" merge "$A" "$B" -o "$A" >/dev/null 2>&1
+[ $? -eq 1 ] || fail "-o = input was not refused"
+[ "$(cat "$A" "$B" | sha256sum)" = "$before" ] || fail "inputs were modified by -o = input"
+
+# --check: duplicates -> 3; a clean merged table -> 0; --json is JSON on stdout only.
+"$BIN" merge --check "$A" "$B" >"$T/check_out" 2>/dev/null
+[ $? -eq 3 ] || fail "--check with duplicates did not exit 3"
+grep -q "FAILED" "$T/check_out" || fail "--check summary: $(cat "$T/check_out")"
+"$BIN" merge --check "$T/merged.csv" --family a8w8_blockscale >/dev/null 2>&1
+[ $? -eq 0 ] || fail "--check of the merged table did not pass"
+"$BIN" merge --check --json "$A" "$B" >"$T/check.json" 2>/dev/null
+[ $? -eq 3 ] || fail "--check --json exit"
+if command -v jq >/dev/null 2>&1; then
+  [ "$(jq -r '.collisions[0].winner.file' "$T/check.json")" = "$B" ] || fail "--json winner: $(cat "$T/check.json")"
+  [ "$(jq -r '.ok' "$T/check.json")" = "false" ] || fail "--json ok"
+elif command -v python3 >/dev/null 2>&1; then
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["ok"] is False and j["collisions"][0]["winner"]["file"]==sys.argv[2]' \
+    "$T/check.json" "$B" || fail "--json content: $(cat "$T/check.json")"
+else
+  head -c1 "$T/check.json" | grep -q '{' || fail "--json does not start with {"
+  grep -q '"winner"' "$T/check.json" || fail "--json lacks winner"
+fi
+
+# --check: invalid rows (us <= 0, errRatio above the limit) -> 3; a looser limit passes.
+printf '%s\ngfx942,304,1,128,256,ck,1,0,5.0,k,1.0,2.0,0.06\n' "$H" >"$T/a8w8_blockscale_tuned_gemm_err.csv"
+"$BIN" merge --check "$T/a8w8_blockscale_tuned_gemm_err.csv" >/dev/null 2>"$T/err_err"
+[ $? -eq 3 ] || fail "errRatio above limit: not exit 3"
+grep -q "a8w8_blockscale_tuned_gemm_err.csv:2:43: error_too_high" "$T/err_err" || fail "errRatio message: $(cat "$T/err_err")"
+"$BIN" merge --check --max-err-ratio 0.1 "$T/a8w8_blockscale_tuned_gemm_err.csv" >/dev/null 2>&1
+[ $? -eq 0 ] || fail "--max-err-ratio 0.1 did not pass"
+printf '%s\ngfx942,304,1,128,256,ck,1,0,-1,k,1.0,2.0,0.0\n' "$H" >"$T/a8w8_blockscale_tuned_gemm_us.csv"
+"$BIN" merge --check "$T/a8w8_blockscale_tuned_gemm_us.csv" >/dev/null 2>&1
+[ $? -eq 3 ] || fail "negative us: not exit 3"
+
+# Unreachable MoE tokens: a warning (exit 0), a failure with --strict (exit 3). AITER's own table has one.
+"$BIN" merge --check "$DATA/aiter-configs/model_configs/kimik3_a8w4_tuned_fmoe.csv" >/dev/null 2>"$T/err_moe"
+rc=$?
+grep -q "unreachable" "$T/err_moe" || fail "unreachable token not listed: $(cat "$T/err_moe")"
+[ $rc -eq 0 ] || fail "unreachable only: exit $rc, want 0"
+"$BIN" merge --check --strict "$DATA/aiter-configs/model_configs/kimik3_a8w4_tuned_fmoe.csv" >/dev/null 2>&1
+[ $? -eq 3 ] || fail "--strict with unreachable rows did not exit 3"
+
+# Mixed families are refused, naming both.
+"$BIN" merge "$DATA/aiter-configs/a8w8_tuned_gemm.csv" "$DATA/aiter-configs/a4w4_blockscale_tuned_gemm.csv" \
+  -o "$T/mixed.csv" 2>"$T/err_mixed" >/dev/null
+[ $? -eq 1 ] || fail "mixed families: not exit 1"
+grep -q "a8w8 tuned" "$T/err_mixed" && grep -q "a4w4_blockscale tuned" "$T/err_mixed" || fail "mixed: $(cat "$T/err_mixed")"
+[ ! -e "$T/mixed.csv" ] || fail "mixed families: output created"
+
+# Real tables: base + model configs of one family merge; the result checks clean of duplicates.
+"$BIN" merge "$DATA/aiter-configs/a8w8_blockscale_tuned_gemm.csv" \
+  "$DATA/aiter-configs/model_configs/a8w8_blockscale_tuned_gemm_ds_v3.csv" -o "$T/real/a8w8_blockscale_tuned_gemm.csv" \
+  --json >"$T/real.json" 2>/dev/null
+[ $? -eq 0 ] || fail "real merge failed"
+"$BIN" merge --check --json "$T/real/a8w8_blockscale_tuned_gemm.csv" >"$T/real_check.json" 2>/dev/null
+grep -q '"collisions": \[\]' "$T/real_check.json" || fail "merged real table still has duplicates"
+
+if [ "$fails" -ne 0 ]; then
+  echo "$fails failure(s)"
+  exit 1
+fi
+echo "merge.sh: all passed"

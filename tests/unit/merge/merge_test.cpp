@@ -1,0 +1,322 @@
+#include "cktune/merge/merge.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cktune/core/error.hpp"
+#include "cktune/formats/csv.hpp"
+
+namespace cktune {
+namespace {
+
+const std::string kBlockscaleHeader = "gfx,cu_num,M,N,K,libtype,kernelId,splitK,us,kernelName,tflops,bw,errRatio\n";
+const std::string kMoeHeader =
+    "gfx,cu_num,token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,"
+    "doweight_stage1,block_m,ksplit,us1,kernelName1,err1,us2,kernelName2,err2,us,run_1stage,xbf16,flat,tflops,bw\n";
+const std::string kMoeKey =
+    "7168,256,257,8,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fnuz,torch.float8_e4m3fnuz,"
+    "QuantType.per_1x128,1,0";
+
+Table table(const std::string& name, const std::string& text) {
+  CsvOptions lenient;
+  lenient.min_row_cells = 1;
+  return make_table(parse_csv(text, name, lenient));
+}
+
+// A blockscale row: M, N, K, kernel name and us vary.
+std::string bs_row(int m, int n, int k, const std::string& us, const std::string& kernel = "k",
+                   const std::string& err = "0.0", const std::string& dev = "gfx942,304") {
+  return fmt::format("{},{},{},{},ck,1,0,{},{},1.0,2.0,{}\n", dev, m, n, k, us, kernel, err);
+}
+
+std::string moe_row(int token, const std::string& us, const std::string& err1 = "0.0%",
+                    const std::string& dev = "gfx942,304") {
+  return fmt::format("{},{},{},32,0,1.0,s1,{},2.0,s2,0.0%,{},0,0,0,1.0,2.0\n", dev, token, kMoeKey, err1, us);
+}
+
+size_t count_kind(const MergeReport& r, FindingKind k) {
+  return static_cast<size_t>(
+      std::count_if(r.findings.begin(), r.findings.end(), [&](const Finding& f) { return f.kind == k; }));
+}
+
+TEST(Merge, DuplicateKeepsTheLowestUsAndReportsEveryEntry) {
+  std::vector<Table> in = {
+      table("a/a8w8_blockscale_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, "5.0", "slow") +
+                                                    bs_row(2, 128, 256, "3.0")),
+      table("b/a8w8_blockscale_tuned_gemm_x.csv", kBlockscaleHeader + bs_row(1, 128, 256, "4.5", "fast")),
+  };
+  MergeResult r = merge_tables(in, {});
+  ASSERT_EQ(r.table.rows.size(), 2u);
+  EXPECT_EQ(r.report.rows_in, 3u);
+  EXPECT_EQ(r.report.rows_out, 2u);
+  EXPECT_EQ(r.report.family, Family::A8W8Blockscale);
+  ASSERT_EQ(r.report.collisions.size(), 1u);
+  const Collision& c = r.report.collisions[0];
+  EXPECT_EQ(c.key.text(), "gfx942,304,1,128,256");
+  ASSERT_EQ(c.entries.size(), 2u);
+  EXPECT_EQ(c.entries[0].file, "a/a8w8_blockscale_tuned_gemm.csv");
+  EXPECT_EQ(c.entries[0].line, 2u);
+  EXPECT_EQ(c.entries[0].us, "5.0");
+  EXPECT_EQ(c.winner, 1u);
+  auto kernel = *r.table.column("kernelName");
+  EXPECT_EQ(r.table.rows[0][kernel], "fast");
+  EXPECT_EQ(count_kind(r.report, FindingKind::Duplicate), 1u);
+  EXPECT_EQ(r.table.header.size(), 13u);
+}
+
+TEST(Merge, TiesKeepTheRowSeenFirst) {
+  // Equal us (numerically: "4.5" and "4.50"): the earlier input file wins, and within a file the earlier line.
+  std::vector<Table> in = {
+      table("a8w8_blockscale_tuned_gemm_1.csv", kBlockscaleHeader + bs_row(1, 128, 256, "4.5", "first")),
+      table("a8w8_blockscale_tuned_gemm_2.csv", kBlockscaleHeader + bs_row(1, 128, 256, "4.50", "second")),
+  };
+  MergeResult r = merge_tables(in, {});
+  EXPECT_EQ(r.table.rows[0][*r.table.column("kernelName")], "first");
+  EXPECT_EQ(r.report.collisions[0].winner, 0u);
+  std::swap(in[0], in[1]);
+  EXPECT_EQ(merge_tables(in, {}).table.rows[0][*r.table.column("kernelName")], "second");
+  std::vector<Table> one = {table("a8w8_blockscale_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, "2.0", "early") +
+                                                                        bs_row(1, 128, 256, "2.0", "late"))};
+  EXPECT_EQ(merge_tables(one, {}).table.rows[0][*r.table.column("kernelName")], "early");
+}
+
+TEST(Merge, UnusableTimesNeverWin) {
+  for (std::string bad : {"-1", "0.0", "inf", "nan", "x"}) {
+    std::vector<Table> in = {table("a8w8_blockscale_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, bad, "bad") +
+                                                                          bs_row(1, 128, 256, "9.0", "good"))};
+    MergeResult r = merge_tables(in, {});
+    EXPECT_EQ(r.table.rows[0][*r.table.column("kernelName")], "good") << bad;
+    EXPECT_EQ(count_kind(r.report, FindingKind::InvalidUs), 1u) << bad;
+  }
+}
+
+TEST(Merge, GemmOutputIsSortedByNThenKThenM) {
+  std::vector<Table> in = {table("a8w8_blockscale_tuned_gemm.csv",
+                                 kBlockscaleHeader + bs_row(32, 4096, 512, "1.0") + bs_row(16, 4096, 512, "1.0") +
+                                     bs_row(1, 1024, 7168, "1.0") + bs_row(1, 4096, 256, "1.0") +
+                                     bs_row(8, 1024, 7168, "1.0", "k", "0.0", "gfx950,256"))};
+  MergeResult r = merge_tables(in, {});
+  std::vector<std::string> order;
+  for (const auto& row : r.table.rows) order.push_back(fmt::format("{}:{}:{}:{}", row[0], row[3], row[4], row[2]));
+  EXPECT_EQ(order, (std::vector<std::string>{"gfx942:1024:7168:1", "gfx942:4096:256:1", "gfx942:4096:512:16",
+                                             "gfx942:4096:512:32", "gfx950:1024:7168:8"}));
+  MergeOptions keep;
+  keep.keep_order = true;
+  EXPECT_EQ(merge_tables(in, keep).table.rows[0][2], "32");
+}
+
+TEST(Merge, MixedDevicesAreKeptAndReported) {
+  std::vector<Table> in = {
+      table("a8w8_blockscale_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, "1.0")),
+      table("a8w8_blockscale_tuned_gemm_b.csv", kBlockscaleHeader + bs_row(1, 128, 256, "1.0", "k", "0.0", "gfx950,256")),
+  };
+  MergeResult r = merge_tables(in, {});
+  EXPECT_EQ(r.table.rows.size(), 2u);
+  EXPECT_TRUE(r.report.collisions.empty());
+  EXPECT_EQ(r.report.devices.size(), 2u);
+  EXPECT_EQ(count_kind(r.report, FindingKind::MixedDevices), 1u);
+  EXPECT_TRUE(r.report.passed(false));
+  EXPECT_FALSE(r.report.passed(true));
+}
+
+TEST(Merge, MixedFamiliesOrKindsAreRefused) {
+  std::vector<Table> in = {
+      table("a8w8_blockscale_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, "1.0")),
+      table("a8w8_blockscale_bpreshuffle_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, "1.0")),
+  };
+  try {
+    merge_tables(in, {});
+    FAIL();
+  } catch (const Error& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("a8w8_blockscale_tuned_gemm.csv (a8w8_blockscale tuned)"), std::string::npos) << what;
+    EXPECT_NE(what.find("(a8w8_blockscale_bpreshuffle tuned)"), std::string::npos) << what;
+  }
+  MergeReport check = check_tables(in, {});
+  EXPECT_EQ(count_kind(check, FindingKind::MixedFamilies), 1u);
+  EXPECT_TRUE(check.collisions.empty());  // different families never collide
+  EXPECT_FALSE(check.passed(false));
+
+  std::vector<Table> kinds = {in[0], table("a8w8_blockscale_untuned_gemm.csv", "M,N,K\n1,128,256\n")};
+  EXPECT_THROW(merge_tables(kinds, {}), Error);
+  EXPECT_EQ(count_kind(check_tables(kinds, {}), FindingKind::MixedKinds), 1u);
+}
+
+TEST(Merge, AmbiguousOrUnknownTablesAreRefusedWithAHint) {
+  std::vector<Table> amb = {table("out.csv", kBlockscaleHeader + bs_row(1, 128, 256, "1.0"))};
+  try {
+    merge_tables(amb, {});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a8w8_blockscale|a8w8_blockscale_bpreshuffle"), std::string::npos);
+    EXPECT_NE(e.hint().find("--family"), std::string::npos);
+  }
+  EXPECT_EQ(count_kind(check_tables(amb, {}), FindingKind::AmbiguousFamily), 1u);
+  std::vector<Table> forced = {make_table(parse_csv(kBlockscaleHeader + bs_row(1, 128, 256, "1.0"), "out.csv"),
+                                          Family::A8W8Blockscale)};
+  EXPECT_EQ(merge_tables(forced, {}).report.family, Family::A8W8Blockscale);
+
+  std::vector<Table> unknown = {table("x.csv", "gfx,b,m,n,k,us\ngfx950,2,1,1024,4096,7.8\n")};
+  EXPECT_THROW(merge_tables(unknown, {}), Error);
+  MergeReport r = check_tables(unknown, {});
+  EXPECT_EQ(count_kind(r, FindingKind::UnknownFamily), 1u);
+  EXPECT_FALSE(r.passed(false));
+}
+
+TEST(Merge, LegacyAndCurrentMoeTablesMergeIntoTheCurrentSchema) {
+  // Old schema: no gfx, xbf16, flat; trailing _tag (rows end with ',').
+  const std::string legacy_header =
+      "cu_num,token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,"
+      "doweight_stage1,block_m,ksplit,us1,kernelName1,err1,us2,kernelName2,err2,us,run_1stage,tflops,bw,_tag\n";
+  const std::string legacy_row = fmt::format("304,16,{},32,0,1.0,old1,0.0%,2.0,old2,0.0%,3.5,0,1.0,2.0,\n", kMoeKey);
+  std::vector<Table> in = {
+      table("tuned_fmoe.csv", legacy_header + legacy_row),
+      table("model_tuned_fmoe.csv", kMoeHeader + moe_row(16, "3.0") + moe_row(1, "1.0")),
+  };
+  EXPECT_TRUE(in[0].gfx_inferred);
+  MergeResult r = merge_tables(in, {});
+  std::vector<std::string> want(spec(Family::Moe2Stages).tuned.begin(), spec(Family::Moe2Stages).tuned.end());
+  want.push_back("_tag");
+  EXPECT_EQ(r.table.header, want);
+  ASSERT_EQ(r.report.collisions.size(), 1u);  // the legacy row's gfx is inferred from cu_num 304
+  EXPECT_EQ(r.report.collisions[0].key.gfx, "gfx942");
+  ASSERT_EQ(r.table.rows.size(), 2u);
+  // MoE keeps first-seen order; the token-16 key first appeared in the legacy file, the winner is the new row.
+  EXPECT_EQ(r.table.rows[0][2], "16");
+  EXPECT_EQ(r.table.rows[0][*r.table.column("us")], "3.0");
+  EXPECT_EQ(r.table.rows[1][2], "1");
+  // Filling a legacy row: gfx inferred, xbf16/flat 0.
+  std::vector<Table> only_legacy = {in[0], table("tuned_fmoe_2.csv", kMoeHeader + moe_row(2, "1.0"))};
+  MergeResult l = merge_tables(only_legacy, {});
+  EXPECT_EQ(l.table.rows[0][0], "gfx942");
+  EXPECT_EQ(l.table.rows[0][*l.table.column("xbf16")], "0");
+  EXPECT_EQ(l.table.rows[0][*l.table.column("flat")], "0");
+  EXPECT_EQ(l.table.rows[1][*l.table.column("_tag")], "");
+}
+
+TEST(Merge, UnknownLegacyCuNumCannotBeGivenAGfxColumn) {
+  const std::string legacy_header =
+      "cu_num,token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,"
+      "doweight_stage1,block_m,ksplit,us1,kernelName1,err1,us2,kernelName2,err2,us,run_1stage,tflops,bw\n";
+  std::vector<Table> in = {
+      table("tuned_fmoe.csv", legacy_header + fmt::format("120,16,{},32,0,1.0,a,0.0%,2.0,b,0.0%,3.5,0,1.0,2.0\n", kMoeKey)),
+      table("tuned_fmoe_new.csv", kMoeHeader + moe_row(1, "1.0")),
+  };
+  EXPECT_EQ(count_kind(check_tables(in, {}), FindingKind::UnknownGfx), 1u);
+  try {
+    merge_tables(in, {});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "tuned_fmoe.csv");
+    EXPECT_EQ(e.line(), 2u);
+  }
+}
+
+TEST(Merge, SameColumnsInAnotherOrderKeepTheFirstInputsOrder) {
+  const std::string a = "gfx,cu_num,B,M,N,K,kernelId,splitK,us,kernelName,errRatio,tflops,bw\n";
+  const std::string b = "gfx,cu_num,B,M,N,K,kernelId,splitK,us,kernelName,tflops,bw,errRatio\n";
+  std::vector<Table> in = {table("bf16_tuned_batched_gemm.csv", a + "gfx942,304,16,32,1280,8192,1,0,5.0,k,0.0,1.0,2.0\n"),
+                           table("bf16_tuned_batched_gemm_2.csv", b + "gfx942,304,16,64,1280,8192,1,0,5.0,k,1.0,2.0,0.0\n")};
+  MergeResult r = merge_tables(in, {});
+  EXPECT_EQ(render_csv(r.table), a + "gfx942,304,16,32,1280,8192,1,0,5.0,k,0.0,1.0,2.0\n" +
+                                     "gfx942,304,16,64,1280,8192,1,0,5.0,k,0.0,1.0,2.0\n");
+}
+
+TEST(Merge, UntunedTablesMergeOnTheirKeyKeepingTheFirstRow) {
+  std::vector<Table> in = {table("a8w8_untuned_gemm.csv", "M,N,K,q_dtype_w\n1,2,3,torch.int8\n1,2,3,torch.float8_e4m3fnuz\n"),
+                           table("a8w8_untuned_gemm_b.csv", "M, N, K, q_dtype_w\n1, 2, 3, torch.int8\t\n")};
+  MergeResult r = merge_tables(in, {});
+  EXPECT_EQ(render_csv(r.table), "M,N,K,q_dtype_w\n1,2,3,torch.float8_e4m3fnuz\n1,2,3,torch.int8\n");
+  ASSERT_EQ(r.report.collisions.size(), 1u);
+  EXPECT_EQ(r.report.collisions[0].winner, 0u);
+}
+
+TEST(Merge, CheckFindsInvalidRowsAndUnreachableTokens) {
+  std::vector<Table> gemm = {table("a8w8_blockscale_tuned_gemm.csv",
+                                   kBlockscaleHeader + bs_row(1, 128, 256, "1.0", "k", "0.06") +
+                                       bs_row(2, 128, 256, "-1") + bs_row(4, 128, 256, "1.0", "k", "0.05"))};
+  MergeReport g = check_tables(gemm, {});
+  EXPECT_EQ(count_kind(g, FindingKind::ErrTooHigh), 1u);
+  EXPECT_EQ(count_kind(g, FindingKind::InvalidUs), 1u);
+  auto it = std::find_if(g.findings.begin(), g.findings.end(), [](const Finding& f) { return f.kind == FindingKind::InvalidUs; });
+  EXPECT_EQ(it->line, 3u);
+  EXPECT_EQ(it->column, 29u);
+  MergeOptions loose;
+  loose.max_err_ratio = 0.1;
+  EXPECT_EQ(count_kind(check_tables(gemm, loose), FindingKind::ErrTooHigh), 0u);
+
+  std::vector<Table> moe = {table("tuned_fmoe.csv", kMoeHeader + moe_row(56, "1.0") + moe_row(64, "1.0", "18.2%") +
+                                                        moe_row(32768, "1.0") + moe_row(65536, "1.0"))};
+  MergeReport m = check_tables(moe, {});
+  EXPECT_EQ(count_kind(m, FindingKind::Unreachable), 2u);  // 56 -> 64, 65536 -> 32768
+  EXPECT_EQ(count_kind(m, FindingKind::ErrTooHigh), 1u);   // 18.2% > 10%
+  MergeOptions moe_loose;
+  moe_loose.max_moe_err = 0.2;
+  MergeReport m2 = check_tables(moe, moe_loose);
+  EXPECT_TRUE(m2.passed(false));   // unreachable rows are warnings
+  EXPECT_FALSE(m2.passed(true));   // unless --strict
+}
+
+TEST(Merge, CheckReportsAMissingKeyColumnNamedByTheFileName) {
+  std::vector<Table> in = {table("a8w8_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, "1.0"))};
+  MergeReport r = check_tables(in, {});
+  EXPECT_EQ(count_kind(r, FindingKind::MissingColumns), 1u);
+  EXPECT_FALSE(r.passed(false));
+}
+
+TEST(Merge, JsonReportIsComplete) {
+  std::vector<Table> in = {
+      table("a8w8_blockscale_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, "5.0")),
+      table("a8w8_blockscale_tuned_gemm_b.csv", kBlockscaleHeader + bs_row(1, 128, 256, "4.0")),
+  };
+  MergeReport r = check_tables(in, {});
+  nlohmann::json j = nlohmann::json::parse(report_json(r, true, false).dump());
+  EXPECT_EQ(j["command"], "check");
+  EXPECT_EQ(j["ok"], false);
+  EXPECT_EQ(j["family"], "a8w8_blockscale");
+  EXPECT_EQ(j["rows_in"], 2);
+  EXPECT_EQ(j["rows_out"], 1);
+  ASSERT_EQ(j["collisions"].size(), 1u);
+  EXPECT_EQ(j["collisions"][0]["key"], "gfx942,304,1,128,256");
+  EXPECT_EQ(j["collisions"][0]["winner"]["file"], "a8w8_blockscale_tuned_gemm_b.csv");
+  EXPECT_EQ(j["collisions"][0]["entries"][0]["us"], "5.0");
+  EXPECT_EQ(j["findings"][0]["kind"], "duplicate");
+  EXPECT_EQ(j["counts"]["error"], 1);
+  auto lines = report_lines(r);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].first, Severity::Error);
+  EXPECT_NE(lines[0].second.find("keeps a8w8_blockscale_tuned_gemm_b.csv:2"), std::string::npos) << lines[0].second;
+}
+
+TEST(Merge, RealAiterTablesMergeWithoutDuplicateKeys) {
+  const std::string dir = std::string(CKTUNE_TEST_DATA) + "/aiter-configs";
+  std::vector<Table> in = {read_table(dir + "/a8w8_blockscale_tuned_gemm.csv"),
+                           read_table(dir + "/model_configs/a8w8_blockscale_tuned_gemm_ds_v3.csv"),
+                           read_table(dir + "/model_configs/a8w8_blockscale_tuned_gemm_qwen3_235b.csv")};
+  MergeResult r = merge_tables(in, {});
+  Table merged = make_table(parse_csv(render_csv(r.table), "a8w8_blockscale_tuned_gemm.csv"));
+  std::set<TableKey> keys(merged.keys.begin(), merged.keys.end());
+  EXPECT_EQ(keys.size(), merged.keys.size());
+  EXPECT_EQ(r.report.rows_in - r.report.rows_out,
+            [&] {
+              size_t extra = 0;
+              for (const auto& c : r.report.collisions) extra += c.entries.size() - 1;
+              return extra;
+            }());
+  EXPECT_EQ(r.table.header, in[0].csv.header);
+  EXPECT_TRUE(check_tables({merged}, {}).collisions.empty());
+
+  // AITER's own tuned_fmoe.csv has a token-56 row that the runtime can never look up.
+  MergeReport moe = check_tables({read_table(dir + "/tuned_fmoe.csv")}, {});
+  EXPECT_EQ(count_kind(moe, FindingKind::Unreachable), 1u);
+  EXPECT_EQ(count_kind(moe, FindingKind::InferredGfx), 1u);
+}
+
+}  // namespace
+}  // namespace cktune
