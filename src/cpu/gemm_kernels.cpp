@@ -85,23 +85,70 @@ struct TileScratch {
       : xbuf(static_cast<size_t>(tm) * kScaleBlock), wpanel(static_cast<size_t>(tn) * kScaleBlock), blk(static_cast<size_t>(tn)) {}
 };
 
-// acc[tm x tn] += sum over K blocks [kb0, kb1) of the tile at (m0, n0).
+// Operands decoded once for the whole call (pack = true). W is stored in panels of tile_n columns:
+// panel p, K block kb holds a [128][tile_n] slab (row k = the tile_n weights of column k), zero-padded.
+struct Packed {
+  std::vector<float> x;  // [M, K]
+  std::vector<float> w;  // [ceil(N/tile_n), KB, 128, tile_n]
+  int64_t tile_n = 0;
+  const float* panel(int64_t n0, int64_t kb, int64_t kbs) const {
+    return w.data() + ((n0 / tile_n) * kbs + kb) * kScaleBlock * tile_n;
+  }
+};
+
+Packed pack_operands(const GemmCtx& c, int64_t tile_n, int threads) {
+  Packed pk;
+  pk.tile_n = tile_n;
+  pk.x.resize(static_cast<size_t>(c.M * c.K));
+  parallel_for(c.M, threads, [&](int64_t lo, int64_t hi) {
+    for (int64_t m = lo; m < hi; ++m)
+      for (int64_t k = 0; k < c.K; ++k) pk.x[static_cast<size_t>(m * c.K + k)] = c.x(m, k);
+  });
+  const int64_t panels = ceil_div(c.N, tile_n);
+  pk.w.assign(static_cast<size_t>(panels * c.KB * kScaleBlock * tile_n), 0.0f);
+  parallel_for(panels, threads, [&](int64_t lo, int64_t hi) {
+    for (int64_t p = lo; p < hi; ++p)
+      for (int64_t j = 0; j < std::min(tile_n, c.N - p * tile_n); ++j)
+        for (int64_t k = 0; k < c.K; ++k)
+          pk.w[static_cast<size_t>(((p * c.KB + k / kScaleBlock) * kScaleBlock + k % kScaleBlock) * tile_n + j)] =
+              c.w(p * tile_n + j, k);
+  });
+  return pk;
+}
+
+// acc[tm x tn] += sum over K blocks [kb0, kb1) of the tile at (m0, n0). Operands come from the
+// packed copies when given, else are decoded into the scratch buffers per K block.
 void tile_accumulate(const GemmCtx& c, int64_t m0, int64_t tm, int64_t n0, int64_t tn, int64_t kb0, int64_t kb1,
-                     TileScratch& s, float* acc) {
+                     TileScratch& s, const Packed* pk, float* acc) {
   for (int64_t kb = kb0; kb < kb1; ++kb) {
     const int64_t k0 = kb * kScaleBlock, len = std::min<int64_t>(kScaleBlock, c.K - k0);
-    for (int64_t i = 0; i < tm; ++i)
-      for (int64_t k = 0; k < len; ++k) s.xbuf[static_cast<size_t>(i * kScaleBlock + k)] = c.x(m0 + i, k0 + k);
-    // Transposed panel: row k holds the tn weights of column k, so the inner loop runs over n.
-    for (int64_t j = 0; j < tn; ++j)
-      for (int64_t k = 0; k < len; ++k) s.wpanel[static_cast<size_t>(k * tn + j)] = c.w(n0 + j, k0 + k);
+    const float* xrows;
+    int64_t xstride;
+    const float* wpanel;
+    int64_t wstride;
+    if (pk != nullptr) {
+      xrows = pk->x.data() + m0 * c.K + k0;
+      xstride = c.K;
+      wpanel = pk->panel(n0, kb, c.KB);
+      wstride = pk->tile_n;
+    } else {
+      for (int64_t i = 0; i < tm; ++i)
+        for (int64_t k = 0; k < len; ++k) s.xbuf[static_cast<size_t>(i * kScaleBlock + k)] = c.x(m0 + i, k0 + k);
+      // Transposed panel: row k holds the tn weights of column k, so the inner loop runs over n.
+      for (int64_t j = 0; j < tn; ++j)
+        for (int64_t k = 0; k < len; ++k) s.wpanel[static_cast<size_t>(k * tn + j)] = c.w(n0 + j, k0 + k);
+      xrows = s.xbuf.data();
+      xstride = kScaleBlock;
+      wpanel = s.wpanel.data();
+      wstride = tn;
+    }
     for (int64_t i = 0; i < tm; ++i) {
       float* blk = s.blk.data();
       std::fill_n(blk, tn, 0.0f);
-      const float* xr = s.xbuf.data() + i * kScaleBlock;
+      const float* xr = xrows + i * xstride;
       for (int64_t k = 0; k < len; ++k) {
         const float xv = xr[k];
-        const float* wr = s.wpanel.data() + k * tn;
+        const float* wr = wpanel + k * wstride;
         for (int64_t j = 0; j < tn; ++j) blk[j] += xv * wr[j];
       }
       const float xsv = c.v.xs(m0 + i, kb);
@@ -113,6 +160,7 @@ void tile_accumulate(const GemmCtx& c, int64_t m0, int64_t tm, int64_t n0, int64
 
 void run_tiled(const GemmCtx& c, const CpuBlockscaleParams& p, uint16_t* out) {
   const int64_t mt = ceil_div(c.M, p.tile_m), nt = ceil_div(c.N, p.tile_n);
+  const Packed pk = p.pack ? pack_operands(c, p.tile_n, p.threads) : Packed{};
   parallel_for(mt * nt, p.threads, [&](int64_t lo, int64_t hi) {
     TileScratch s(p.tile_m, p.tile_n);
     std::vector<float> acc(static_cast<size_t>(p.tile_m) * p.tile_n);
@@ -120,7 +168,7 @@ void run_tiled(const GemmCtx& c, const CpuBlockscaleParams& p, uint16_t* out) {
       const int64_t m0 = (t / nt) * p.tile_m, n0 = (t % nt) * p.tile_n;
       const int64_t tm = std::min<int64_t>(p.tile_m, c.M - m0), tn = std::min<int64_t>(p.tile_n, c.N - n0);
       std::fill(acc.begin(), acc.end(), 0.0f);
-      tile_accumulate(c, m0, tm, n0, tn, 0, c.kb_end(), s, acc.data());
+      tile_accumulate(c, m0, tm, n0, tn, 0, c.kb_end(), s, p.pack ? &pk : nullptr, acc.data());
       for (int64_t i = 0; i < tm; ++i)
         for (int64_t j = 0; j < tn; ++j) c.store(out, m0 + i, n0 + j, acc[static_cast<size_t>(i * tn + j)]);
     }
@@ -130,6 +178,7 @@ void run_tiled(const GemmCtx& c, const CpuBlockscaleParams& p, uint16_t* out) {
 void run_split_k(const GemmCtx& c, const CpuBlockscaleParams& p, uint16_t* out) {
   const int64_t mt = ceil_div(c.M, p.tile_m), nt = ceil_div(c.N, p.tile_n), splits = p.split_k;
   const int64_t kb_total = c.kb_end();
+  const Packed pk = p.pack ? pack_operands(c, p.tile_n, p.threads) : Packed{};
   std::vector<float> partial(static_cast<size_t>(splits * c.M * c.N));
   parallel_for(splits * mt * nt, p.threads, [&](int64_t lo, int64_t hi) {
     TileScratch s(p.tile_m, p.tile_n);
@@ -139,7 +188,8 @@ void run_split_k(const GemmCtx& c, const CpuBlockscaleParams& p, uint16_t* out) 
       const int64_t m0 = (tile / nt) * p.tile_m, n0 = (tile % nt) * p.tile_n;
       const int64_t tm = std::min<int64_t>(p.tile_m, c.M - m0), tn = std::min<int64_t>(p.tile_n, c.N - n0);
       std::fill(acc.begin(), acc.end(), 0.0f);
-      tile_accumulate(c, m0, tm, n0, tn, kb_total * r / splits, kb_total * (r + 1) / splits, s, acc.data());
+      tile_accumulate(c, m0, tm, n0, tn, kb_total * r / splits, kb_total * (r + 1) / splits, s, p.pack ? &pk : nullptr,
+                      acc.data());
       float* dst = partial.data() + r * c.M * c.N;
       for (int64_t i = 0; i < tm; ++i)
         for (int64_t j = 0; j < tn; ++j) dst[(m0 + i) * c.N + n0 + j] = acc[static_cast<size_t>(i * tn + j)];
@@ -162,9 +212,11 @@ std::string kernel_name(const CpuBlockscaleParams& p) {
   std::string name;
   switch (p.algo) {
     case CpuGemmAlgo::Naive: name = fmt::format("cpu_bs_naive_t{}", p.threads); break;
-    case CpuGemmAlgo::Tiled: name = fmt::format("cpu_bs_tiled_m{}n{}_t{}", p.tile_m, p.tile_n, p.threads); break;
+    case CpuGemmAlgo::Tiled:
+      name = fmt::format("cpu_bs_tiled_m{}n{}{}_t{}", p.tile_m, p.tile_n, p.pack ? "_pk" : "", p.threads);
+      break;
     case CpuGemmAlgo::SplitK:
-      name = fmt::format("cpu_bs_splitk{}_m{}n{}_t{}", p.split_k, p.tile_m, p.tile_n, p.threads);
+      name = fmt::format("cpu_bs_splitk{}_m{}n{}{}_t{}", p.split_k, p.tile_m, p.tile_n, p.pack ? "_pk" : "", p.threads);
       break;
   }
   if (p.bug != PlantedBug::None) name += fmt::format("+bug_{}", to_string(p.bug));
@@ -176,6 +228,9 @@ bool can_run(const CpuBlockscaleParams& p, int M, int N, int K, bool w_preshuffl
   if (w_preshuffled && !can_preshuffle(N, K)) return false;
   if (p.algo == CpuGemmAlgo::Naive) return true;
   if (p.tile_m <= 0 || p.tile_m > kMaxTileM || p.tile_n <= 0 || p.tile_n > kMaxTileN) return false;
+  if (p.pack && (static_cast<int64_t>(M) + ceil_div(N, p.tile_n) * p.tile_n) * ceil_div(K, kScaleBlock) * kScaleBlock * 4 >
+                    (int64_t{2} << 30))
+    return false;
   if (p.algo == CpuGemmAlgo::SplitK) return p.split_k >= 2 && p.split_k <= ceil_div(K, kScaleBlock);
   return true;
 }
@@ -198,6 +253,8 @@ std::vector<CpuBlockscaleParams> cpu_blockscale_candidates() {
       {A::Tiled, 16, 64, 1, 1},        {A::Tiled, 16, 64, 1, 2},      {A::Tiled, 16, 64, 1, 0},
       {A::Tiled, 64, 128, 1, 0},       {A::Tiled, 4, 256, 1, 0},      {A::Tiled, 32, 32, 1, 0},
       {A::SplitK, 16, 64, 2, 0},       {A::SplitK, 8, 128, 4, 0},     {A::SplitK, 4, 256, 8, 0},
+      {A::Tiled, 64, 128, 1, 0, PlantedBug::None, true},  {A::Tiled, 16, 64, 1, 1, PlantedBug::None, true},
+      {A::SplitK, 16, 64, 4, 0, PlantedBug::None, true},
   };
 }
 

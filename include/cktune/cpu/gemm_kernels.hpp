@@ -9,6 +9,9 @@
 //   SplitK - the K blocks are split into split_k contiguous ranges computed independently (threads
 //            over ranges x tiles), then reduced in range order (deterministic). Wins when M*N is
 //            small and K large (decode shapes), where Tiled has too few tiles to feed the threads.
+//   pack   - (Tiled/SplitK) decode X and W once up front into fp32 (W in tile_n-wide panels) instead
+//            of per tile: costs (M+N)*K decodes and memory, saves ~N/tile_n + M/tile_m repeated
+//            decodes of every operand. Wins for large M and N, loses for small M.
 // A planted bug (tests and fault injection only) turns an instance into a realistic wrong kernel.
 #include <cstdint>
 #include <optional>
@@ -56,9 +59,10 @@ struct CpuBlockscaleParams {
   int split_k = 1;   // SplitK: number of K ranges (>= 2); must not exceed the number of K blocks
   int threads = 1;   // 0 = every hardware thread
   PlantedBug bug = PlantedBug::None;
+  bool pack = false;  // Tiled / SplitK: pre-decode both operands once (needs (M+N)*K*4 bytes <= 2 GiB)
 };
 
-// Unique, stable name built from the parameters, e.g. "cpu_bs_tiled_m16n64_t2",
+// Unique, stable name built from the parameters, e.g. "cpu_bs_tiled_m16n64_t2", "cpu_bs_tiled_m64n128_pk_t0",
 // "cpu_bs_splitk4_m8n128_t0" (t0 = all hardware threads), "cpu_bs_naive_t1+bug_missing_k_tail".
 std::string kernel_name(const CpuBlockscaleParams& p);
 // Whether this instance handles the shape/layout; "no" is a NotSupported result, not an error.

@@ -64,12 +64,20 @@ TEST(CpuGemm, PreshuffledLayoutAndTransposedScalesGiveTheSameBits) {
 TEST(CpuGemm, ResultsDoNotDependOnThreadCount) {
   const auto in = make_blockscale_inputs(33, 150, 896, Fp8Format::E4M3FN, 8, InputDistribution::Signed);
   for (auto algo : {CpuGemmAlgo::Naive, CpuGemmAlgo::Tiled, CpuGemmAlgo::SplitK}) {
-    CpuBlockscaleParams p{algo, 8, 32, algo == CpuGemmAlgo::SplitK ? 3 : 1, 1};
-    std::vector<uint16_t> one(33 * 150), many(33 * 150);
-    cpu_a8w8_blockscale(p, view_of(in), one.data());
-    p.threads = 3;
-    cpu_a8w8_blockscale(p, view_of(in), many.data());
-    EXPECT_EQ(one, many) << to_string(algo);
+    for (bool pack : {false, true}) {
+      CpuBlockscaleParams p{algo, 8, 32, algo == CpuGemmAlgo::SplitK ? 3 : 1, 1, PlantedBug::None, pack};
+      std::vector<uint16_t> one(33 * 150), many(33 * 150);
+      cpu_a8w8_blockscale(p, view_of(in), one.data());
+      p.threads = 3;
+      cpu_a8w8_blockscale(p, view_of(in), many.data());
+      EXPECT_EQ(one, many) << kernel_name(p);
+      if (algo != CpuGemmAlgo::Naive && !pack) {
+        std::vector<uint16_t> packed(33 * 150);
+        p.pack = true;
+        cpu_a8w8_blockscale(p, view_of(in), packed.data());
+        EXPECT_EQ(one, packed) << kernel_name(p);  // same arithmetic, operands decoded earlier
+      }
+    }
   }
 }
 
@@ -85,6 +93,9 @@ TEST(CpuGemm, CanRunAndNames) {
   EXPECT_THROW(cpu_a8w8_blockscale(split, view_of(in), out.data()), Error);
 
   EXPECT_EQ(kernel_name(split), "cpu_bs_splitk4_m16n64_t0");
+  EXPECT_EQ(kernel_name(CpuBlockscaleParams{CpuGemmAlgo::Tiled, 64, 128, 1, 0, PlantedBug::None, true}),
+            "cpu_bs_tiled_m64n128_pk_t0");
+  EXPECT_FALSE(can_run(CpuBlockscaleParams{CpuGemmAlgo::Tiled, 64, 128, 1, 0, PlantedBug::None, true}, 262144, 262144, 4096));  // 8 GiB packed
   EXPECT_EQ(kernel_name(CpuBlockscaleParams{CpuGemmAlgo::Naive, 0, 0, 1, 1, PlantedBug::MissingKTail}),
             "cpu_bs_naive_t1+bug_missing_k_tail");
   std::set<std::string> names;
@@ -107,13 +118,16 @@ TEST(CpuGemm, PlantedBugsAreAlwaysCaught) {
         std::vector<float> ref(static_cast<size_t>(s.M) * s.N);
         ref_a8w8_blockscale(in, ref.data());
         for (auto algo : {CpuGemmAlgo::Naive, CpuGemmAlgo::Tiled, CpuGemmAlgo::SplitK}) {
-          const CpuBlockscaleParams p{algo, 16, 64, algo == CpuGemmAlgo::SplitK ? 2 : 1, 2, bug};
-          if (!can_run(p, s.M, s.N, s.K)) continue;
-          const auto r = run_and_check(p, in, ref, view_of(in));
-          EXPECT_EQ(r.verdict, Verdict::Incorrect) << kernel_name(p) << " M=" << s.M << " N=" << s.N << " K=" << s.K
-                                                   << " errRatio=" << r.err_ratio;
-          if (bug == PlantedBug::PartialWrite) {
-            EXPECT_EQ(r.unwritten, static_cast<int64_t>(std::max(1, s.M / 8)) * s.N);
+          for (bool pack : {false, true}) {
+            if (pack && algo == CpuGemmAlgo::Naive) continue;
+            const CpuBlockscaleParams p{algo, 16, 64, algo == CpuGemmAlgo::SplitK ? 2 : 1, 2, bug, pack};
+            if (!can_run(p, s.M, s.N, s.K)) continue;
+            const auto r = run_and_check(p, in, ref, view_of(in));
+            EXPECT_EQ(r.verdict, Verdict::Incorrect) << kernel_name(p) << " M=" << s.M << " N=" << s.N << " K=" << s.K
+                                                     << " errRatio=" << r.err_ratio;
+            if (bug == PlantedBug::PartialWrite) {
+              EXPECT_EQ(r.unwritten, static_cast<int64_t>(std::max(1, s.M / 8)) * s.N);
+            }
           }
         }
       }
