@@ -42,7 +42,7 @@ ls "$TMP/a" | grep -q tmp && fail "temporary file left behind"
 # stdin and .gz give the same files.
 "$BIN" capture - -o "$TMP/b" --json < "$LOG" > /dev/null
 gzip -c "$LOG" > "$TMP/log.gz"
-"$BIN" capture "$TMP/log.gz" -o "$TMP/c" -q > /dev/null
+"$BIN" -q capture "$TMP/log.gz" -o "$TMP/c" > /dev/null
 diff -r "$TMP/a" "$TMP/b" > /dev/null || fail "stdin output differs"
 diff -r "$TMP/a" "$TMP/c" > /dev/null || fail ".gz output differs"
 
@@ -67,10 +67,10 @@ grep -q "nope.log" "$TMP/e.err" || fail "missing file not named: $(cat "$TMP/e.e
 [ ! -e "$TMP/e" ] || fail "output written for a missing input"
 
 # Sweeps: pow2 = 16 per key plus observed sizes; a bad sweep name is an error.
-"$BIN" capture "$LOG" -o "$TMP/f" --m-sweep=pow2 --token-sweep -q > /dev/null
+"$BIN" -q capture "$LOG" -o "$TMP/f" --m-sweep=pow2 --token-sweep > /dev/null
 [ "$(tail -n +2 "$TMP/f/a8w8_blockscale_untuned_gemm.csv" | wc -l)" = $((5 * 23)) ] || fail "pow2 sweep row count"
 [ "$(tail -n +2 "$TMP/f/untuned_fmoe.csv" | wc -l)" = 32 ] || fail "token sweep row count"
-"$BIN" capture "$LOG" -o "$TMP/g" --m-sweep vllm -q > /dev/null
+"$BIN" -q capture "$LOG" -o "$TMP/g" --m-sweep vllm > /dev/null
 [ "$(tail -n +2 "$TMP/g/a8w8_bpreshuffle_untuned_gemm.csv" | wc -l)" = 72 ] || fail "vllm sweep row count"
 if "$BIN" capture --m-sweep "$LOG" -o "$TMP/h" > /dev/null 2>&1; then fail "--m-sweep LOG accepted"; fi
 
@@ -83,7 +83,7 @@ grep -q '^32768,7168,256,257,9,ActivationType.Silu,torch.bfloat16,torch.float8_e
 grep -q 'fused_qkv_a_proj_with_mqa' "$TMP/m.txt" || fail "preset summary lacks the layer table"
 
 # --append merges into the preset files without duplicates.
-"$BIN" capture "$LOG" -o "$TMP/m" --append -q > /dev/null
+"$BIN" -q capture "$LOG" -o "$TMP/m" --append > /dev/null
 [ "$(tail -n +2 "$TMP/m/a8w8_blockscale_untuned_gemm.csv" | sort | uniq -d | wc -l)" = 0 ] || fail "--append duplicated rows"
 grep -q '^3000,2112,7168$' "$TMP/m/a8w8_blockscale_untuned_gemm.csv" || fail "--append lost observed rows"
 grep -q '^32768,2112,7168$' "$TMP/m/a8w8_blockscale_untuned_gemm.csv" || fail "--append lost preset rows"
