@@ -75,6 +75,7 @@ void run_merge(const MergeCliOptions& o) {
   options.max_moe_err = o.max_moe_err_pct / 100.0;
   options.strict = o.strict;
   options.keep_order = o.keep_order;
+  if (!o.family.empty()) options.family = family_from_name(o.family);
   std::vector<Table> tables = load(o);
 
   if (o.check) {

@@ -336,14 +336,22 @@ MergeReport check_tables(const std::vector<Table>& inputs, const MergeOptions& o
 MergeResult merge_tables(const std::vector<Table>& inputs, const MergeOptions& options) {
   if (inputs.empty()) throw Error("merge: no input tables");
   for (const auto& t : inputs) {
-    if (t.layout.known()) continue;
-    if (t.layout.ambiguous())
-      throw Error(fmt::format("{}: the header fits {}; cannot tell which table this is", t.source(),
-                              t.layout.family_text()),
-                  "name the file after AITER's table (e.g. a8w8_blockscale_tuned_gemm.csv) or pass --family");
-    throw Error(fmt::format("{}: the header fits none of cktune's families ({})", t.source(),
-                            fmt::join(t.csv.header, ",")),
-                "merge only joins AITER GEMM and fused-MoE tables; see docs/formats.md for the schemas");
+    const TableLayout& l = t.layout;
+    const std::uint64_t line = t.csv.header_line;
+    // A name that promises another family than the header delivers is a mix-up, unless --family settled it.
+    if (!options.family && l.name_hint && !l.hint_missing.empty())
+      throw InputError(t.source(), line, 1,
+                       fmt::format("the file name says {} but the header has no column {}", family_name(*l.name_hint),
+                                   fmt::join(l.hint_missing, ",")),
+                       "fix the header, rename the file, or pass --family");
+    if (l.known()) continue;
+    if (l.ambiguous())
+      throw InputError(t.source(), line, 1,
+                       fmt::format("the header fits {}; cannot tell which table this is", l.family_text()),
+                       "name the file after AITER's table (e.g. a8w8_blockscale_tuned_gemm.csv) or pass --family");
+    throw InputError(t.source(), line, 1,
+                     fmt::format("the header fits none of cktune's families ({})", fmt::join(t.csv.header, ",")),
+                     "merge only joins AITER GEMM and fused-MoE tables; see docs/formats.md for the schemas");
   }
   Family family = *inputs.front().layout.family;
   TableKind kind = inputs.front().layout.kind;

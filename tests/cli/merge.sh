@@ -51,7 +51,7 @@ expect_error binary "$T/a8w8_blockscale_untuned_gemm_bin.csv" "$T/a8w8_blockscal
 printf 'foo,bar\n1,2\n' >"$T/wrong.csv"
 "$BIN" merge "$T/wrong.csv" -o "$T/out_wrong.csv" 2>"$T/err_wrong"
 [ $? -eq 1 ] || fail "wrong header: merge did not exit 1"
-grep -q "fits none of cktune's families" "$T/err_wrong" || fail "wrong header: message: $(cat "$T/err_wrong")"
+grep -q "$T/wrong.csv:1:1: the header fits none of cktune's families" "$T/err_wrong" || fail "wrong header: message: $(cat "$T/err_wrong")"
 [ ! -e "$T/out_wrong.csv" ] || fail "wrong header: output created"
 "$BIN" merge --check "$T/wrong.csv" >/dev/null 2>"$T/err_wrong_check"
 [ $? -eq 3 ] || fail "wrong header: --check did not exit 3"

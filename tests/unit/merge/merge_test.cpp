@@ -153,14 +153,27 @@ TEST(Merge, AmbiguousOrUnknownTablesAreRefusedWithAHint) {
   try {
     merge_tables(amb, {});
     FAIL();
-  } catch (const Error& e) {
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "out.csv");
+    EXPECT_EQ(e.line(), 1u);
     EXPECT_NE(std::string(e.what()).find("a8w8_blockscale|a8w8_blockscale_bpreshuffle"), std::string::npos);
     EXPECT_NE(e.hint().find("--family"), std::string::npos);
   }
   EXPECT_EQ(count_kind(check_tables(amb, {}), FindingKind::AmbiguousFamily), 1u);
   std::vector<Table> forced = {make_table(parse_csv(kBlockscaleHeader + bs_row(1, 128, 256, "1.0"), "out.csv"),
                                           Family::A8W8Blockscale)};
-  EXPECT_EQ(merge_tables(forced, {}).report.family, Family::A8W8Blockscale);
+  MergeOptions with_family;
+  with_family.family = Family::A8W8Blockscale;
+  EXPECT_EQ(merge_tables(forced, with_family).report.family, Family::A8W8Blockscale);
+  // A file name promising a family whose columns the header lacks is refused, at the header line.
+  std::vector<Table> misnamed = {table("a8w8_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, "1.0"))};
+  try {
+    merge_tables(misnamed, {});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 1u);
+    EXPECT_NE(e.message().find("no column q_dtype_w"), std::string::npos) << e.message();
+  }
 
   std::vector<Table> unknown = {table("x.csv", "gfx,b,m,n,k,us\ngfx950,2,1,1024,4096,7.8\n")};
   EXPECT_THROW(merge_tables(unknown, {}), Error);
