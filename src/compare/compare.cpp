@@ -106,6 +106,14 @@ std::set<std::string> protocols(const std::map<ProblemKey, ResultRow>& rows) {
   return out;
 }
 
+// Why a side has no usable value, from its verdict, time and reason.
+std::string unusable_note(const char* side, const ResultRow& r) {
+  std::string what = r.verdict && *r.verdict != Verdict::Passed ? std::string(to_string(*r.verdict))
+                     : std::isinf(r.us)                           ? std::string("timed_out")
+                                                                  : std::string("not measured");
+  return r.reason.empty() ? fmt::format("{}: {}", side, what) : fmt::format("{}: {}: {}", side, what, r.reason);
+}
+
 Change classify(double speedup, double threshold_pct) {
   double t = threshold_pct / 100.0;
   if (speedup > 1.0 + t) return Change::Improved;
@@ -287,6 +295,11 @@ Comparison compare(CompareInput before, CompareInput after, const CompareOptions
     if (metric_usable(rb, options.metric) && metric_usable(ra, options.metric)) {
       s.speedup = options.metric == Metric::Us ? s.before / s.after : s.after / s.before;
       s.change = classify(s.speedup, options.threshold_pct);
+    } else {
+      std::vector<std::string> notes;
+      if (!metric_usable(rb, options.metric)) notes.push_back(unusable_note("before", rb));
+      if (!metric_usable(ra, options.metric)) notes.push_back(unusable_note("after", ra));
+      s.note = fmt::format("{}", fmt::join(notes, "; "));
     }
     c.shapes.push_back(std::move(s));
   }

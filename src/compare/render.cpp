@@ -119,10 +119,11 @@ std::string render_comparison_text(const Comparison& c) {
       head.emplace_back(col);
       right.push_back(true);
     }
-    for (std::string_view h : {"class", "before", "after", "speedup", "change", "kernel (after)"}) head.emplace_back(h);
-    for (bool r : {false, true, true, true, false, false}) right.push_back(r);
-    head[head.size() - 5] = "before " + unit;
-    head[head.size() - 4] = "after " + unit;
+    for (std::string_view h : {"class", "before", "after", "speedup", "change", "kernel (after)", "note"})
+      head.emplace_back(h);
+    for (bool r : {false, true, true, true, false, false, false}) right.push_back(r);
+    head[head.size() - 6] = "before " + unit;
+    head[head.size() - 5] = "after " + unit;
     std::vector<std::vector<std::string>> rows;
     for (const auto& s : c.shapes) {
       if (s.key.family != f) continue;
@@ -133,6 +134,7 @@ std::string render_comparison_text(const Comparison& c) {
       r.push_back(format_speedup(s.speedup));
       r.emplace_back(s.change == Change::Unchanged ? "" : std::string(to_string(s.change)));
       r.push_back(s.after_kernel.empty() ? "-" : s.after_kernel);
+      r.push_back(s.note);
       rows.push_back(std::move(r));
     }
     out += text_table(head, right, rows, "  ");
@@ -227,7 +229,8 @@ nlohmann::json comparison_json(const Comparison& c) {
                       {"before_kernel", s.before_kernel},
                       {"after_kernel", s.after_kernel},
                       {"before_backend", s.before_backend},
-                      {"after_backend", s.after_backend}});
+                      {"after_backend", s.after_backend},
+                      {"note", s.note}});
   }
   j["shapes"] = std::move(shapes);
   auto keys = [](const std::vector<ProblemKey>& ks) {

@@ -11,8 +11,9 @@ namespace cktune {
 
 namespace {
 
-constexpr double kWidth = 560, kHeight = 260;
-constexpr double kLeft = 52, kRight = 14, kTop = 30, kBottom = 40;
+constexpr double kWidth = 560, kPlotHeight = 190;
+constexpr double kLeft = 52, kRight = 14, kTitleLine = 15, kBottom = 40;
+constexpr size_t kTitleChars = 72;  // about what fits in kWidth at 12px bold
 
 std::string escape(std::string_view s) {
   std::string out;
@@ -68,10 +69,26 @@ std::string speedup_chart_svg(const Comparison& c, size_t group) {
     x0 -= 1;
     x1 += 1;
   }
+  // Half a power of two of air on both sides, so edge points and class lines are not on the frame.
+  const double tick0 = x0, tick1 = x1;
+  x0 -= 0.4;
+  x1 += 0.4;
   double pad = std::max(0.05, (y1 - y0) * 0.08);
   y0 = std::max(0.0, y0 - pad);
   y1 += pad;
-  const double pw = kWidth - kLeft - kRight, ph = kHeight - kTop - kBottom;
+  // Long MoE labels wrap at commas onto more title lines; the plot moves down to make room.
+  std::vector<std::string> title_lines{std::string(family_name(g.family))};
+  for (size_t start = 0; start <= g.label.size();) {
+    size_t comma = g.label.find(',', start);
+    std::string part = g.label.substr(start, comma == std::string::npos ? std::string::npos : comma - start + 1);
+    if (title_lines.back().size() + 1 + part.size() > kTitleChars) title_lines.push_back(part);
+    else title_lines.back() += (title_lines.back().empty() || title_lines.back().back() == ',' ? "" : " ") + part;
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  const double kTop = 16 + kTitleLine * static_cast<double>(title_lines.size());
+  const double kHeight = kTop + kPlotHeight + kBottom;
+  const double pw = kWidth - kLeft - kRight, ph = kPlotHeight;
   auto px = [&](double size) { return kLeft + (std::log2(size) - x0) / (x1 - x0) * pw; };
   auto py = [&](double s) { return kTop + (y1 - s) / (y1 - y0) * ph; };
 
@@ -81,7 +98,9 @@ std::string speedup_chart_svg(const Comparison& c, size_t group) {
       "<svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"speedup against {2}: {3}\" "
       "font-family=\"sans-serif\" font-size=\"11\">\n",
       kWidth, kHeight, escape(size_name), escape(title));
-  out += fmt::format("<text x=\"{}\" y=\"16\" font-size=\"12\" font-weight=\"600\">{}</text>\n", kLeft, escape(title));
+  for (size_t i = 0; i < title_lines.size(); ++i)
+    out += fmt::format("<text x=\"8\" y=\"{}\" font-size=\"12\" font-weight=\"600\">{}</text>\n",
+                       16 + kTitleLine * static_cast<double>(i), escape(title_lines[i]));
   out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fff\" stroke=\"#d0d7de\"/>\n", kLeft,
                      kTop, pw, ph);
 
@@ -93,9 +112,9 @@ std::string speedup_chart_svg(const Comparison& c, size_t group) {
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{:.2f}x</text>\n", kLeft - 4, py(v) + 4, v);
   }
   // x ticks at powers of two, thinned to at most 12 labels.
-  int span = static_cast<int>(x1 - x0);
+  int span = static_cast<int>(tick1 - tick0);
   int every = std::max(1, (span + 11) / 12);
-  for (int e = static_cast<int>(x0); e <= static_cast<int>(x1); e += every) {
+  for (int e = static_cast<int>(tick0); e <= static_cast<int>(tick1); e += every) {
     double v = std::exp2(e);
     out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#eaeef2\"/>\n", px(v),
                        kTop, kTop + ph);
@@ -108,13 +127,21 @@ std::string speedup_chart_svg(const Comparison& c, size_t group) {
       "<text x=\"12\" y=\"{0:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 12 {0:.1f})\">speedup</text>\n",
       kTop + ph / 2);
 
-  // Size-class boundaries (decode < 64 <= medium <= 512 < prefill).
+  // Size-class boundaries (decode < 64 <= medium <= 512 < prefill), each visible class named at the top.
+  // The boundary sits between 63 and 64 and between 512 and 513: drawn at 64 and 512.
   for (double b : {64.0, 512.0}) {
     double lb = std::log2(b);
     if (lb <= x0 || lb >= x1) continue;
     out += fmt::format(
         "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#8c959f\" stroke-dasharray=\"4 3\"/>\n",
         px(b), kTop, kTop + ph);
+  }
+  const std::pair<double, double> classes[] = {{0, 6}, {6, 9}, {9, 40}};  // log2 ranges of decode, medium, prefill
+  for (size_t i = 0; i < 3; ++i) {
+    double lo = std::max(classes[i].first, x0), hi = std::min(classes[i].second, x1);
+    if (hi - lo < 0.8) continue;  // too narrow to label
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"#8c959f\">{}</text>\n",
+                       (px(std::exp2(lo)) + px(std::exp2(hi))) / 2, kTop + 12, to_string(kAllSizeClasses[i]));
   }
   // The 1.0 reference line.
   out += fmt::format(

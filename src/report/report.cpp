@@ -245,9 +245,10 @@ void environment_section(Layout& L, const CompareInput& before, const CompareInp
 void shapes_section(Layout& L, const Report& r) {
   L.heading("Shapes tuned");
   const Comparison& c = r.comparison;
+  std::vector<std::string> items;
   if (r.tuned) {
     const TunedTableInfo& t = *r.tuned;
-    L.bullets({fmt::format("tuned table: {} ({} rows, family {})", t.path, t.rows, family_name(t.family)),
+    items = std::vector<std::string>({fmt::format("tuned table: {} ({} rows, family {})", t.path, t.rows, family_name(t.family)),
                fmt::format("machines (gfx / cu_num): {}", joined(t.machines)),
                fmt::format("{} group(s): {}", t.groups.size(), joined(t.groups)),
                fmt::format("rows by size class: decode {}, medium {}, prefill {}", t.by_class[0], t.by_class[1],
@@ -258,9 +259,10 @@ void shapes_section(Layout& L, const Report& r) {
   for (Family f : c.families()) fams.emplace_back(family_name(f));
   std::vector<std::string> groups;
   for (const auto& g : c.groups) groups.push_back(fmt::format("{} {}", family_name(g.family), g.label));
-  L.bullets({fmt::format("compared shapes: {} (families: {})", c.shapes.size(), joined(fams)),
-             fmt::format("{} group(s): {}", groups.size(), joined(groups)),
-             fmt::format("only before: {}, only after: {}", c.only_before.size(), c.only_after.size())});
+  items.push_back(fmt::format("compared shapes: {} (families: {})", c.shapes.size(), joined(fams)));
+  items.push_back(fmt::format("compared group(s): {}", joined(groups)));
+  items.push_back(fmt::format("only before: {}, only after: {}", c.only_before.size(), c.only_after.size()));
+  L.bullets(std::move(items));
 }
 
 void settings_section(Layout& L, const CompareInput& after, const Report& r) {
@@ -334,8 +336,8 @@ void shapes_table_section(Layout& L, const Comparison& c) {
       right.push_back(true);
     }
     head.insert(head.end(), {"class", "before " + unit, "after " + unit, "speedup", "change", "kernel before",
-                             "kernel after"});
-    right.insert(right.end(), {false, true, true, true, false, false, false});
+                             "kernel after", "note"});
+    right.insert(right.end(), {false, true, true, true, false, false, false, false});
     std::vector<std::vector<std::string>> rows;
     for (const auto& s : c.shapes) {
       if (s.key.family != f) continue;
@@ -343,7 +345,7 @@ void shapes_table_section(Layout& L, const Comparison& c) {
       row.insert(row.end(), {std::string(to_string(s.size_class)), value_text(s.before, m), value_text(s.after, m),
                              format_speedup(s.speedup), std::string(to_string(s.change)),
                              s.before_kernel.empty() ? s.before_backend : s.before_kernel,
-                             s.after_kernel.empty() ? s.after_backend : s.after_kernel});
+                             s.after_kernel.empty() ? s.after_backend : s.after_kernel, s.note});
       rows.push_back(std::move(row));
     }
     L.table(std::move(head), std::move(right), std::move(rows));
@@ -390,7 +392,7 @@ void usage_section(Layout& L, const Report& r) {
                      family_name(t.family), s.env_var));
   L.code(fmt::format("export {}={}", s.env_var, t.path));
   L.para(fmt::format("The variable also takes a ':'-separated list of tables, which keeps AITER's own table for the "
-                     "shapes tuned here did not cover. Tables in one list must not share a key (AITER stops with "
+                     "shapes not tuned here. Tables in one list must not share a key (AITER stops with "
                      "a duplicate-shape error), so check them together first:"));
   L.code(fmt::format("cktune merge --check {} {}\nexport {}={}:{}", t.path, base, s.env_var, t.path, base));
   L.para(fmt::format("Rows only match a GPU with the same gfx and cu_num as the table ({}).", joined(t.machines)));

@@ -68,6 +68,7 @@ struct ShapeComparison {
   Change change = Change::NotMeasured;
   std::string before_kernel, after_kernel;
   std::string before_backend, after_backend;
+  std::string note;              // NotMeasured: why ("after: failed: launch failed ..."), else empty
 };
 
 struct SpeedupStats {

@@ -73,6 +73,8 @@ TEST(Compare, HandMadePairMath) {
   EXPECT_EQ(shape(c, "32", "4096", "7168")->change, Change::Unchanged);
   EXPECT_EQ(shape(c, "128", "4096", "7168")->change, Change::Regressed);
   EXPECT_EQ(shape(c, "1024", "7168", "2048")->change, Change::NotMeasured);
+  EXPECT_EQ(shape(c, "1024", "7168", "2048")->note, "after: failed: launch failed: invalid argument");
+  EXPECT_EQ(m1->note, "");
 
   ASSERT_EQ(c.only_before.size(), 1u);
   EXPECT_EQ(c.only_before[0].cells[0], "8192");
