@@ -153,6 +153,7 @@ const std::array kTable = {
     // Medium M on the warp MMA.
     CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 1),
     CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 8),
     CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 1),
     CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 2),
     CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 1),
