@@ -1,6 +1,7 @@
 #include "cktune/cpu/gemm_kernels.hpp"
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include <fmt/format.h>
@@ -34,29 +35,49 @@ namespace {
 
 constexpr int kMaxTileM = 256, kMaxTileN = 512;
 
-// Operand access shared by all algorithms, with the planted bugs' hooks in one place.
+// Operand access shared by all algorithms and both scale schemes (128x128 blocks or per row/channel),
+// with the planted bugs' hooks in one place.
 struct GemmCtx {
-  const BlockscaleGemmView& v;
   PlantedBug bug;
-  std::span<const float, 256> tab;
+  std::array<float, 256> tab{};
   int64_t M, N, K, KB;
+  const uint8_t* xq;
+  const uint8_t* wq;
+  bool w_preshuffled;
+  const BlockscaleGemmView* block = nullptr;  // blockscale scales, or
+  const float* x_row_scale = nullptr;         // per-token / per-channel scales
+  const float* w_row_scale = nullptr;
   int64_t corrupt_row, first_unwritten;
 
-  GemmCtx(const BlockscaleGemmView& view, PlantedBug b)
-      : v(view), bug(b), tab(fp8_table(view.fmt)), M(view.M), N(view.N), K(view.K), KB(view.k_blocks()),
-        corrupt_row(b == PlantedBug::CorruptRow ? view.M / 2 : -1),
-        first_unwritten(b == PlantedBug::PartialWrite ? view.M - std::max<int64_t>(1, view.M / 8) : view.M) {}
+  GemmCtx(PlantedBug b, int64_t m, int64_t n, int64_t k, const uint8_t* x, const uint8_t* w, bool shuffled)
+      : bug(b), M(m), N(n), K(k), KB(ceil_div(k, kScaleBlock)), xq(x), wq(w), w_preshuffled(shuffled),
+        corrupt_row(b == PlantedBug::CorruptRow ? m / 2 : -1),
+        first_unwritten(b == PlantedBug::PartialWrite ? m - std::max<int64_t>(1, m / 8) : m) {}
+  static GemmCtx of(const BlockscaleGemmView& v, PlantedBug b) {
+    GemmCtx c(b, v.M, v.N, v.K, v.xq, v.wq, v.w_preshuffled);
+    const auto t = fp8_table(v.fmt);
+    std::copy(t.begin(), t.end(), c.tab.begin());
+    c.block = &v;
+    return c;
+  }
+  static GemmCtx of(const PtpcGemmView& v, PlantedBug b) {
+    GemmCtx c(b, v.M, v.N, v.K, v.xq, v.wq, v.w_preshuffled);
+    for (int i = 0; i < 256; ++i) c.tab[static_cast<size_t>(i)] = decode_q(static_cast<uint8_t>(i), v.dtype);
+    c.x_row_scale = v.x_scale;
+    c.w_row_scale = v.w_scale;
+    return c;
+  }
 
   int64_t kb_end() const { return bug == PlantedBug::MissingKTail ? KB - 1 : KB; }
+  float xs(int64_t m, int64_t kb) const { return block ? block->xs(m, kb) : x_row_scale[m]; }
+  float ws(int64_t n, int64_t kb) const { return block ? block->ws(n, kb) : w_row_scale[n]; }
   float x(int64_t m, int64_t k) const {
-    if (m != corrupt_row) return tab[v.xq[m * K + k]];
+    if (m != corrupt_row) return tab[xq[m * K + k]];
     // Off by one: the load runs one element ahead (into the next row, or past the end as zero).
     const int64_t i = m * K + k + 1;
-    return i < M * K ? tab[v.xq[i]] : 0.0f;
+    return i < M * K ? tab[xq[i]] : 0.0f;
   }
-  float w(int64_t n, int64_t k) const {
-    return tab[v.w_preshuffled ? v.wq[preshuffled_index(n, k, N, K)] : v.wq[n * K + k]];
-  }
+  float w(int64_t n, int64_t k) const { return tab[w_preshuffled ? wq[preshuffled_index(n, k, N, K)] : wq[n * K + k]]; }
   void store(uint16_t* out, int64_t m, int64_t n, float value) const {
     if (m < first_unwritten) out[m * N + n] = float_to_bf16(value);
   }
@@ -71,7 +92,7 @@ void run_naive(const GemmCtx& c, int threads, uint16_t* out) {
           const int64_t k0 = kb * kScaleBlock, k1 = std::min<int64_t>(k0 + kScaleBlock, c.K);
           float s = 0.0f;
           for (int64_t k = k0; k < k1; ++k) s += c.x(m, k) * c.w(n, k);
-          acc += s * (c.v.xs(m, kb) * c.v.ws(n, kb));
+          acc += s * (c.xs(m, kb) * c.ws(n, kb));
         }
         c.store(out, m, n, acc);
       }
@@ -151,9 +172,9 @@ void tile_accumulate(const GemmCtx& c, int64_t m0, int64_t tm, int64_t n0, int64
         const float* wr = wpanel + k * wstride;
         for (int64_t j = 0; j < tn; ++j) blk[j] += xv * wr[j];
       }
-      const float xsv = c.v.xs(m0 + i, kb);
+      const float xsv = c.xs(m0 + i, kb);
       float* ar = acc + i * tn;
-      for (int64_t j = 0; j < tn; ++j) ar[j] += blk[j] * (xsv * c.v.ws(n0 + j, kb));
+      for (int64_t j = 0; j < tn; ++j) ar[j] += blk[j] * (xsv * c.ws(n0 + j, kb));
     }
   }
 }
@@ -235,15 +256,31 @@ bool can_run(const CpuBlockscaleParams& p, int M, int N, int K, bool w_preshuffl
   return true;
 }
 
-void cpu_a8w8_blockscale(const CpuBlockscaleParams& p, const BlockscaleGemmView& v, uint16_t* out) {
-  if (!can_run(p, v.M, v.N, v.K, v.w_preshuffled))
-    throw Error(fmt::format("{} cannot run M={} N={} K={}{}", kernel_name(p), v.M, v.N, v.K, v.w_preshuffled ? " (preshuffled)" : ""));
-  const GemmCtx c(v, p.bug);
+namespace {
+void run(const CpuBlockscaleParams& p, const GemmCtx& c, uint16_t* out) {
   switch (p.algo) {
     case CpuGemmAlgo::Naive: run_naive(c, p.threads, out); break;
     case CpuGemmAlgo::Tiled: run_tiled(c, p, out); break;
     case CpuGemmAlgo::SplitK: run_split_k(c, p, out); break;
   }
+}
+}  // namespace
+
+void cpu_a8w8_blockscale(const CpuBlockscaleParams& p, const BlockscaleGemmView& v, uint16_t* out) {
+  if (!can_run(p, v.M, v.N, v.K, v.w_preshuffled))
+    throw Error(fmt::format("{} cannot run M={} N={} K={}{}", kernel_name(p), v.M, v.N, v.K, v.w_preshuffled ? " (preshuffled)" : ""));
+  run(p, GemmCtx::of(v, p.bug), out);
+}
+
+std::string ptpc_kernel_name(const CpuBlockscaleParams& p) {
+  std::string n = kernel_name(p);
+  return "cpu_a8w8" + n.substr(6);  // "cpu_bs_..." -> "cpu_a8w8_..."
+}
+
+void cpu_a8w8_ptpc(const CpuBlockscaleParams& p, const PtpcGemmView& v, uint16_t* out) {
+  if (!can_run(p, v.M, v.N, v.K, v.w_preshuffled))
+    throw Error(fmt::format("{} cannot run M={} N={} K={}{}", ptpc_kernel_name(p), v.M, v.N, v.K, v.w_preshuffled ? " (preshuffled)" : ""));
+  run(p, GemmCtx::of(v, p.bug), out);
 }
 
 std::vector<CpuBlockscaleParams> cpu_blockscale_candidates() {

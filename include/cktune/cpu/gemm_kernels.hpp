@@ -73,4 +73,11 @@ void cpu_a8w8_blockscale(const CpuBlockscaleParams& p, const BlockscaleGemmView&
 // The CPU backend's honest candidates for a8w8_blockscale (planted bugs never appear here).
 std::vector<CpuBlockscaleParams> cpu_blockscale_candidates();
 
+// a8w8 per-token / per-channel (int8 or fp8; plain or preshuffled weights) through the same
+// algorithms and parameters: the scale product x_scale[m] * w_scale[n] is applied per 128-K block
+// exactly as the blockscale scales are. Candidates: cpu_blockscale_candidates(); can_run is shared.
+// Names: "cpu_a8w8_tiled_m16n64_t2", ... (kernel_name with the family prefix swapped).
+std::string ptpc_kernel_name(const CpuBlockscaleParams& p);
+void cpu_a8w8_ptpc(const CpuBlockscaleParams& p, const PtpcGemmView& v, uint16_t* out);
+
 }  // namespace cktune

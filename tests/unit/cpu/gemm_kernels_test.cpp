@@ -135,6 +135,41 @@ TEST(CpuGemm, PlantedBugsAreAlwaysCaught) {
   }
 }
 
+TEST(CpuGemm, PtpcCandidatesMatchTheReferenceAndBugsAreCaught) {
+  uint64_t seed = 40;
+  for (auto d : {QDtype::Int8, QDtype::Fp8E4M3FN, QDtype::Fp8E4M3FNUZ}) {
+    for (const auto& s : {Shape{1, 200, 300}, Shape{37, 128, 512}, Shape{64, 96, 1024}}) {
+      const auto in = make_ptpc_inputs(s.M, s.N, s.K, d, ++seed);
+      std::vector<float> ref(static_cast<size_t>(s.M) * s.N);
+      ref_a8w8_ptpc(in, ref.data());
+      for (auto p : cpu_blockscale_candidates()) {
+        for (auto bug : {PlantedBug::None, PlantedBug::CorruptRow, PlantedBug::MissingKTail, PlantedBug::PartialWrite}) {
+          p.bug = bug;
+          if (!can_run(p, s.M, s.N, s.K)) continue;
+          std::vector<uint16_t> out(ref.size());
+          poison_nan(out.data(), static_cast<int64_t>(out.size()));
+          cpu_a8w8_ptpc(p, view_of(in), out.data());
+          const auto r = check_output(ref.data(), out.data(), s.M, s.N, Tolerance::gemm());
+          EXPECT_EQ(r.verdict, bug == PlantedBug::None ? Verdict::Passed : Verdict::Incorrect)
+              << ptpc_kernel_name(p) << " " << to_string(d) << " M=" << s.M << " N=" << s.N << " K=" << s.K << " " << r.reason;
+        }
+      }
+    }
+  }
+  // Preshuffled weights (a8w8_bpreshuffle) give the same bits.
+  const auto in = make_ptpc_inputs(9, 64, 256, QDtype::Int8, 3);
+  const auto ws = preshuffle_weight(in.wq.data(), in.N, in.K);
+  auto sv = view_of(in);
+  sv.wq = ws.data();
+  sv.w_preshuffled = true;
+  const CpuBlockscaleParams p{CpuGemmAlgo::Tiled, 16, 64, 1, 2};
+  std::vector<uint16_t> a(9 * 64), b(9 * 64);
+  cpu_a8w8_ptpc(p, view_of(in), a.data());
+  cpu_a8w8_ptpc(p, sv, b.data());
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(ptpc_kernel_name(p), "cpu_a8w8_tiled_m16n64_t2");
+}
+
 // Why the default distribution is signed: with AITER's all-positive data the off-by-one row is
 // invisible to errRatio (and to the row rule), because shifted and unshifted dot products of i.i.d.
 // positive values agree to within about a percent.
