@@ -46,8 +46,16 @@ int run(int argc, char** argv) {
   register_list(app);
   register_worker(app);
 
+  // AITER's tuners spell the profile file "-o2"; CLI11 takes single-dash names of one letter only.
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i) {
+    std::string a = argv[i];
+    if (a == "-o2") a = "--profile_file";
+    else if (a.rfind("-o2=", 0) == 0) a = "--profile_file=" + a.substr(4);
+    args.push_back(std::move(a));
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {

@@ -1,12 +1,48 @@
+// cktune list: the instances this build contains (descriptions only; no device needed).
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cktune/tune/backend.hpp"
+#include "cktune/tune/registry.hpp"
 #include "cli/app.hpp"
-#include "cktune/core/error.hpp"
+#include "cli/common.hpp"
 
 namespace cktune::cli {
 
-// Placeholder until the list subcommand lands.
 void register_list(CLI::App& app) {
-  auto* cmd = app.add_subcommand("list", "list (not built yet)");
-  cmd->callback([] { throw Error("'list' is not built yet"); });
+  struct Opts {
+    std::string backend = "all", family, filter;
+    bool json = false, test = false;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* cmd = app.add_subcommand("list", "List the kernel instances this build contains");
+  cmd->add_option("--device,--backend", o->backend, "cpu, gpu or all");
+  cmd->add_option("--family", o->family, "Only this family");
+  cmd->add_option("--kernels", o->filter, "Only names containing this text");
+  cmd->add_flag("--include-test-instances", o->test, "Also the planted wrong instances used by tests");
+  cmd->add_flag("--json", o->json, "JSON on stdout");
+  cmd->callback([o] {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& b : compiled_backends()) {
+      if (o->backend != "all" && o->backend != b) continue;
+      for (Family f : kAllFamilies) {
+        if (!o->family.empty() && parse_family(o->family) != f) continue;
+        for (const auto& d : list_instances(b, f, o->test)) {
+          if (!o->filter.empty() && d.name.find(o->filter) == std::string::npos) continue;
+          if (o->json) {
+            nlohmann::json p = nlohmann::json::object();
+            for (const auto& [k, v] : d.params) p[k] = v;
+            out.push_back(nlohmann::json{{"backend", b}, {"family", family_name(f)}, {"id", d.id}, {"name", d.name},
+                           {"libtype", d.libtype}, {"split_k", d.split_k}, {"test_only", d.test_only}, {"params", p}});
+          } else {
+            fmt::print("{:<4} {:<16} {:>4}  {:<10} {}{}\n", b, family_name(f), d.id, d.libtype, d.name,
+                       d.test_only ? "  (test only)" : "");
+          }
+        }
+      }
+    }
+    if (o->json) fmt::print("{}\n", out.dump(2));
+  });
 }
 
 }  // namespace cktune::cli

@@ -175,7 +175,7 @@ std::vector<CandidateResult> evaluate_job(const Backend& backend, InstanceCache&
   nlohmann::json retimed = nlohmann::json::array();
   for (const auto& r : results)
     if (r.retimed) retimed.push_back(to_json(r));
-  sink({{"ev", "done"}, {"job", job.id}, {"retimed", retimed}});
+  sink({{"ev", "done"}, {"job", job.id}, {"retimed", retimed}, {"default", backend.default_instance(job.key)}});
   return results;
 }
 

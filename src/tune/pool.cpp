@@ -163,6 +163,7 @@ void WorkerPool::finish(Worker& w, const PoolCallbacks& cb) {
   out.restarts = a.restarts;
   out.worker = w.label;
   out.device = w.device;
+  out.default_instance = a.default_instance;
   for (const auto& name : a.original.candidates) {
     auto r = a.results.find(name);
     if (r != a.results.end()) out.results.push_back(r->second);
@@ -215,6 +216,7 @@ void WorkerPool::handle_line(Worker& w, const std::string& line, const PoolCallb
     w.candidate.clear();
     w.since = Clock::now();
   } else if (kind == "done") {
+    a.default_instance = ev.value("default", "");
     for (const auto& j : ev.at("retimed")) {
       CandidateResult r = candidate_result_from_json(j);
       std::string requested = r.alias.empty() ? r.name : r.alias;

@@ -210,6 +210,7 @@ TuneSummary run_tune(const TuneOptions& o) {
   WorkerPool pool(worker_specs(o), popt);
   std::vector<DeviceInfo> devices = pool.start();
   const DeviceInfo dev = devices.front();
+  const std::string timer_name = dev.backend == "gpu" ? "events" : "steady_clock";
   for (const auto& d : devices)
     if (d.gfx != dev.gfx || d.cu_num != dev.cu_num)
       throw Error(fmt::format("workers see different devices ({} with {} CUs vs {} with {})", dev.gfx, dev.cu_num,
@@ -247,6 +248,7 @@ TuneSummary run_tune(const TuneOptions& o) {
     j.candidates = cand_names;
     j.seed = o.protocol.seed;
     j.protocol = o.protocol;
+    j.protocol.timer = timer_name;
     j.tolerance.max_err_ratio = err_limit;
     j.tolerance.max_row_err_ratio = o.max_row_err_ratio;
     j.retime_tolerance = o.retime_tolerance;
@@ -296,7 +298,7 @@ TuneSummary run_tune(const TuneOptions& o) {
     if (profile) {
       std::vector<ResultRow> rows;
       for (const auto& r : out.results)
-        rows.push_back(result_row(key, out.device, r, ResultRole::Candidate, ResultSource::None, o.protocol,
+        rows.push_back(result_row(key, out.device, r, ResultRole::Candidate, ResultSource::None, out.job.protocol,
                                   out.job.seed));
       profile->add(rows);
     }
@@ -326,7 +328,7 @@ TuneSummary run_tune(const TuneOptions& o) {
     // What the runtime runs today for this key: the existing row's kernel, else the default heuristic.
     std::string current = table.kernel_for(dev.gfx, dev.cu_num, key);
     bool had_row = !current.empty();
-    if (!had_row) current = default_instance_name(o.device, key);
+    if (!had_row) current = out.default_instance;
     const CandidateResult* cur = nullptr;
     for (const auto& r : out.results)
       if (r.name == current && r.verdict == Verdict::Passed) cur = &r;

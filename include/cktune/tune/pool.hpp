@@ -41,6 +41,7 @@ struct JobOutcome {
   int restarts = 0;                       // worker restarts this job caused
   std::string failure;                    // non-empty when the job could not be evaluated at all
   std::string worker;                     // label of the worker that finished it ("gpu0")
+  std::string default_instance;           // the backend's untuned default for this key
   DeviceInfo device;
 };
 
@@ -96,6 +97,7 @@ class WorkerPool {
     Job original;
     std::map<std::string, CandidateResult> results;
     std::vector<std::string> remaining;
+    std::string default_instance;
     int restarts = 0;
   };
   void spawn(Worker& w);
