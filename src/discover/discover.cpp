@@ -9,6 +9,7 @@
 
 #include "cktune/discover/versions.hpp"
 #include "cktune/formats/family.hpp"
+#include "cktune/tune/registry.hpp"
 
 namespace cktune::discover {
 
@@ -52,7 +53,15 @@ BuildContents build_contents_of_this_binary() {
     b.gpu_archs.push_back(a.rfind("gfx", 0) == 0 || a.rfind("sm_", 0) == 0 ? a : "sm_" + a);
   }
 #endif
-  b.note = "instance registry not available in this build";
+  // The registry describes instances from plain data: no device is touched here.
+  try {
+    for (const auto& e : build_contents()) {
+      b.families.push_back({e.backend, std::string(family_name(e.family)), e.instances, e.test_only});
+    }
+  } catch (const std::exception& e) {
+    b.note = fmt::format("instance registry failed: {}", e.what());
+  }
+  if (b.families.empty() && b.note.empty()) b.note = "no kernel family has instances in this build";
   return b;
 }
 
@@ -219,7 +228,9 @@ Json config_file_json(const ConfigFile& f, const std::vector<DeviceKey>& keys) {
 
 Json build_json(const BuildContents& b) {
   Json fams = Json::array();
-  for (const auto& f : b.families) fams.push_back({{"backend", f.backend}, {"family", f.family}, {"instances", f.instances}});
+  for (const auto& f : b.families) {
+    fams.push_back({{"backend", f.backend}, {"family", f.family}, {"instances", f.instances}, {"test_only", f.test_only}});
+  }
   return {{"version", b.version},      {"gpu_backend", b.gpu_backend}, {"backends", b.backends},
           {"gpu_archs", b.gpu_archs},  {"families", fams},             {"note", str_or_null(b.note)}};
 }
@@ -420,7 +431,10 @@ std::string render_text(const DiscoverReport& r) {
   if (r.build.families.empty()) {
     add(fmt::format("  families: {}\n", r.build.note));
   } else {
-    for (const auto& f : r.build.families) add(fmt::format("  {:<4} {:<30} {} instances\n", f.backend, f.family, f.instances));
+    for (const auto& f : r.build.families) {
+      add(fmt::format("  {:<4} {:<30} {} instances{}\n", f.backend, f.family, f.instances,
+                      f.test_only ? fmt::format(" (+{} test-only)", f.test_only) : ""));
+    }
   }
 
   if (!r.warnings.empty()) {

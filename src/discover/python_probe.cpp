@@ -90,12 +90,10 @@ std::string_view probe_script() { return kProbeScript; }
 
 PythonInfo parse_probe_output(std::string_view json_text) {
   PythonInfo py;
-  // The last non-empty line is the JSON (a sitecustomize may print before it).
-  std::string_view text = json_text;
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
-  auto nl = text.rfind('\n');
-  if (nl != std::string_view::npos) text = text.substr(nl + 1);
-  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  // The probe prints one line of JSON; a sitecustomize or a banner may print before it, so fall back
+  // to the last line when the whole text is not JSON.
+  auto j = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) j = nlohmann::json::parse(last_line(json_text), nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) {
     py.error = "the Python probe printed no JSON";
     return py;

@@ -34,7 +34,8 @@ struct GpuEntry {
 struct BuildFamily {
   std::string backend;              // "cpu", "gpu"
   std::string family;
-  int instances = 0;
+  int instances = 0;                // candidates the tuner uses
+  int test_only = 0;                // planted wrong candidates (--include-test-instances)
 };
 
 struct BuildContents {
@@ -43,7 +44,7 @@ struct BuildContents {
   std::vector<std::string> backends;  // "cpu", and "gpu" when compiled in
   std::vector<std::string> gpu_archs;  // device code in the binary ("sm_90a"; "gfx942", "gfx950")
   std::vector<BuildFamily> families;
-  std::string note;                 // why families are empty
+  std::string note;                 // why families are empty ("" when they are not)
 };
 
 struct DiscoverReport {

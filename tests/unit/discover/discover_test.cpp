@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cktune/discover/discover.hpp"
 #include "test_util.hpp"
 
@@ -30,6 +32,15 @@ TEST(Discover, JsonHasEveryTopLevelSectionEvenWithNothingFound) {
   EXPECT_FALSE(j["aiter"]["found"].get<bool>());
   EXPECT_TRUE(j["build"]["backends"].is_array());
   EXPECT_EQ(j["build"]["backends"][0], "cpu");
+  // Every family listed belongs to a compiled backend; the CPU reference backend always has instances.
+  bool cpu_family = false;
+  for (const auto& f : j["build"]["families"]) {
+    auto backends = j["build"]["backends"];
+    EXPECT_NE(std::find(backends.begin(), backends.end(), f["backend"]), backends.end()) << f.dump();
+    EXPECT_GT(f["instances"].get<int>() + f["test_only"].get<int>(), 0) << f.dump();
+    cpu_family |= f["backend"] == "cpu";
+  }
+  EXPECT_TRUE(cpu_family) << j["build"].dump();
   if (r.gpus.empty()) {
     EXPECT_FALSE(j["gpus"]["note"].is_null());
   }

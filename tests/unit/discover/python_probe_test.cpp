@@ -24,7 +24,7 @@ constexpr const char* kSample = R"({"executable": "/usr/bin/python3", "version":
   "egg_links": []})";
 
 TEST(PythonProbe, ParsesTheProbesJson) {
-  auto py = parse_probe_output(std::string("some banner\n") + kSample + "\n");
+  auto py = parse_probe_output(kSample);
   ASSERT_TRUE(py.found) << py.error;
   EXPECT_EQ(py.executable, "/usr/bin/python3");
   ASSERT_NE(py.package("amd-aiter"), nullptr);
@@ -32,6 +32,13 @@ TEST(PythonProbe, ParsesTheProbesJson) {
   EXPECT_EQ(py.package("vllm"), nullptr);
   ASSERT_NE(py.module("aiter"), nullptr);
   EXPECT_EQ(py.module("aiter")->path, "/src/aiter/aiter");
+}
+
+TEST(PythonProbe, TextPrintedBeforeTheJsonLineIsSkipped) {
+  auto py = parse_probe_output("sitecustomize says hello\n{\"executable\": \"/x/python3\", \"version\": \"3.12.1\"}\n");
+  ASSERT_TRUE(py.found) << py.error;
+  EXPECT_EQ(py.version, "3.12.1");
+  EXPECT_TRUE(py.packages.empty());
 }
 
 TEST(PythonProbe, GarbageIsAnErrorNotACrash) {
