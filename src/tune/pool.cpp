@@ -266,6 +266,10 @@ void WorkerPool::handle_death(Worker& w, const std::string& why, Verdict verdict
         w.job.reset();
         if (cb.on_job_done) cb.on_job_done(out);
       }
+    } else {
+      // Between candidates or while re-timing near-ties: no single candidate to blame; the job resumes.
+      log().warn("{}: worker lost while running {} between candidates ({}); restarting the worker", w.label,
+                 a.original.key.to_string(), why);
     }
     if (w.job) {
       Job rest = a.original;
