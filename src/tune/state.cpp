@@ -159,6 +159,8 @@ std::string run_identity(const TuneOptions& o, Family family, const std::vector<
                       {"seed", o.protocol.seed},       {"all", o.all},
                       {"shard", o.shard},              {"warmup", o.protocol.warmup},
                       {"iters", o.protocol.iters},     {"err_ratio", o.err_ratio}};
+  // A different decision rule is a different run: its journal must not mark shapes as done.
+  if (o.min_improvement_pct) j["min_improvement_pct"] = *o.min_improvement_pct;
   nlohmann::json k = nlohmann::json::array();
   for (const auto& key : keys) k.push_back(key.cells);
   j["keys"] = k;
