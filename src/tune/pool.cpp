@@ -85,9 +85,10 @@ void WorkerPool::spawn(Worker& w) {
   int to_child[2], from_child[2];
   if (::pipe2(to_child, O_CLOEXEC) != 0 || ::pipe2(from_child, O_CLOEXEC) != 0)
     throw Error(fmt::format("cannot create pipes for a worker: {}", std::strerror(errno)));
-  std::vector<std::string> args = {options_.exe, "worker", "--backend", w.spec.backend, "--device",
-                                   std::to_string(w.spec.device)};
+  // worker_args are global options (-v): they go before the subcommand, which does not accept them.
+  std::vector<std::string> args = {options_.exe};
   args.insert(args.end(), options_.worker_args.begin(), options_.worker_args.end());
+  args.insert(args.end(), {"worker", "--backend", w.spec.backend, "--device", std::to_string(w.spec.device)});
   pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw Error(fmt::format("cannot start a worker: {}", std::strerror(errno)));
