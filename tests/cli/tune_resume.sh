@@ -95,7 +95,8 @@ for d in 0.3 1.1 2.3 3.7; do
 done
 
 # kill -9 of a worker (a child of this run's parent) mid-shape: the candidate in flight is faulted, the
-# worker respawned, the run finishes with every key.
+# worker respawned, the run finishes with every key. The kill comes right after the first shape is
+# journaled, when the worker is preparing or timing the next one.
 out=worker.csv
 "$BIN" tune -i a8w8_blockscale_untuned_gemm.csv -o "$out" -o2 "$out.prof" "${ARGS[@]}" >"$out.out1" 2>"$out.err1" &
 pid=$!
@@ -104,7 +105,6 @@ killed=""
 for _ in $(seq 1 400); do
   w=$(pgrep -P "$pid" -f "cktune worker|worker --backend" | head -1 || true)
   if [ -n "$w" ] && [ "$(journal_done "$out")" -ge 1 ]; then
-    sleep 0.4  # into the next shape: preparing its inputs or timing a candidate
     kill -9 "$w" && killed=$w
     break
   fi
