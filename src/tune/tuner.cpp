@@ -199,6 +199,12 @@ TuneSummary run_tune(const TuneOptions& o) {
     desc_of[d.name] = &d;
   }
   keys = shard_keys(keys, o.shard);
+  // Checked before any worker starts or any sidecar is written: a typo must not leave a journal behind.
+  std::vector<InjectedFault> faults = parse_faults(o.inject_fault);
+  for (const auto& f : faults)
+    if (!desc_of.count(f.instance))
+      throw Error(fmt::format("--inject-fault names '{}', which is not a candidate of this run", f.instance),
+                  "see `cktune list` (--include-test-instances for the planted ones), --kernels and --libtype");
   sum.total = static_cast<int>(keys.size());
 
   // 3. Devices: start the workers first; gfx and cu_num of the rows come from the device they run on.
@@ -239,7 +245,6 @@ TuneSummary run_tune(const TuneOptions& o) {
   std::stable_sort(todo.begin(), todo.end(), [](const ProblemKey& a, const ProblemKey& b) {
     return a.flops() + 64 * a.min_bytes() > b.flops() + 64 * b.min_bytes();
   });
-  std::vector<InjectedFault> faults = parse_faults(o.inject_fault);
   int next_id = 0;
   for (const auto& k : todo) {
     Job j;
