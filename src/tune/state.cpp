@@ -196,6 +196,10 @@ RunState RunState::open(const std::string& output, const std::string& identity) 
       fs::rename(s.path_, old, ec);
       s.status_.clear();
     } else {
+      // A line cut short by a kill has no newline: end it, or the next record would join it and be lost.
+      std::ifstream last(s.path_, std::ios::binary | std::ios::ate);
+      if (last.tellg() > 0 && last.seekg(-1, std::ios::end) && last.get() != '\n')
+        std::ofstream(s.path_, std::ios::binary | std::ios::app) << '\n';
       log().info("resuming: {} shape(s) already finished by this run", s.status_.size());
       return s;
     }
