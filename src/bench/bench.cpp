@@ -52,6 +52,9 @@ BenchSummary run_bench(const BenchOptions& o) {
   std::vector<ProblemKey> keys = load_problems(o.input, family);
   const Family fam = *family;
   sum.shapes = static_cast<int>(keys.size());
+  // A bad --tag is refused before anything is timed or written, not after the whole run.
+  if (!o.log_dir.empty())
+    (void)bench_log_path(o.log_dir, fam, o.tag.empty() ? "run" : o.tag, std::chrono::system_clock::now());
 
   std::optional<TunedTable> table;
   if (!o.config.empty()) {
