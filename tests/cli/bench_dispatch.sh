@@ -64,8 +64,10 @@ rc=0
 "$BIN" bench -i a8w8_blockscale_untuned_gemm.csv --log-dir logs "${ARGS[@]}" >/dev/null 2>e2.err || rc=$?
 [ "$rc" -ne 0 ] && grep -q "needs --tag" e2.err || fail "--log-dir without --tag: exit $rc: $(cat e2.err)"
 rc=0
-"$BIN" bench -i a8w8_blockscale_untuned_gemm.csv --log-dir logs --tag 'a b' "${ARGS[@]}" >/dev/null 2>e3.err || rc=$?
+"$BIN" bench -i a8w8_blockscale_untuned_gemm.csv -o e3.csv --log-dir logs --tag 'a b' "${ARGS[@]}" >/dev/null 2>e3.err ||
+  rc=$?
 [ "$rc" -ne 0 ] && grep -q "invalid --tag" e3.err || fail "bad --tag: exit $rc: $(cat e3.err)"
+[ ! -e e3.csv ] || fail "bad --tag: a results file was written before the tag was checked"
 
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "bench_dispatch: ok"
