@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cktune/tune/backend.hpp"
+#include "cktune/tune/name_filter.hpp"
 #include "cktune/tune/registry.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
@@ -18,17 +19,18 @@ void register_list(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List the kernel instances this build contains");
   cmd->add_option("--device,--backend", o->backend, "cpu, gpu or all");
   cmd->add_option("--family", o->family, "Only this family");
-  cmd->add_option("--kernels", o->filter, "Only names containing this text");
+  cmd->add_option("--kernels", o->filter, "Only names matching this regular expression (RE2, partial match)");
   cmd->add_flag("--include-test-instances", o->test, "Also the planted wrong instances used by tests");
   cmd->add_flag("--json", o->json, "JSON on stdout");
   cmd->callback([o] {
     nlohmann::json out = nlohmann::json::array();
+    NameFilter filter(o->filter);
     for (const auto& b : compiled_backends()) {
       if (o->backend != "all" && o->backend != b) continue;
       for (Family f : kAllFamilies) {
         if (!o->family.empty() && parse_family(o->family) != f) continue;
         for (const auto& d : list_instances(b, f, o->test)) {
-          if (!o->filter.empty() && d.name.find(o->filter) == std::string::npos) continue;
+          if (!filter.matches(d.name)) continue;
           if (o->json) {
             nlohmann::json p = nlohmann::json::object();
             for (const auto& [k, v] : d.params) p[k] = v;

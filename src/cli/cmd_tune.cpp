@@ -50,7 +50,7 @@ void register_tune(CLI::App& app) {
   cmd->add_option("--timeout", o.timeout_s, "Seconds a candidate may take from its first launch to its result");
   cmd->add_option("--prepare-timeout", o.prepare_timeout_s, "Seconds input generation and reference may take");
   cmd->add_option("--libtype", cli->libtype, "Only candidates of these libtypes (comma-separated, or all)");
-  cmd->add_option("--kernels", o.kernels, "Only candidates whose name contains this text");
+  cmd->add_option("--kernels", o.kernels, "Only candidates whose name matches this regular expression (RE2, partial match)");
   cmd->add_option("--min-improvement,--min_improvement_pct", o.min_improvement_pct,
                   "Write a row only when it beats what the runtime runs today by this many percent");
   cmd->add_option("--retime-tolerance", o.retime_tolerance, "Re-time candidates within this fraction of the best");

@@ -23,6 +23,7 @@
 #include "cktune/formats/csv.hpp"
 #include "cktune/formats/lookup.hpp"
 #include "cktune/tune/backend.hpp"
+#include "cktune/tune/name_filter.hpp"
 #include "cktune/tune/registry.hpp"
 #include "cktune/tune/state.hpp"
 #include "cktune/verify/verdict.hpp"
@@ -95,12 +96,13 @@ std::string py_bool(bool b) { return b ? "1" : "0"; }
 // The candidates a job evaluates: every instance of the family that the filters keep.
 std::vector<InstanceDesc> select_candidates(const TuneOptions& o, Family family) {
   std::vector<InstanceDesc> out;
+  NameFilter filter(o.kernels);
   for (auto& d : list_instances(o.device, family, o.include_test_instances)) {
     if (!o.split_k && d.split_k > 1) continue;
     if (!o.libtypes.empty() && std::find(o.libtypes.begin(), o.libtypes.end(), "all") == o.libtypes.end() &&
         std::find(o.libtypes.begin(), o.libtypes.end(), d.libtype) == o.libtypes.end())
       continue;
-    if (!o.kernels.empty() && d.name.find(o.kernels) == std::string::npos) continue;
+    if (!filter.matches(d.name)) continue;
     out.push_back(std::move(d));
   }
   return out;
