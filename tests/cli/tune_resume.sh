@@ -79,6 +79,23 @@ for n in 1 2; do
   check "$out" "$out.prof" "kill -9 after $n shape(s)"
 done
 
+# Two workers (two shapes in flight) killed after the 1st shape, resumed with one worker: the worker
+# count is not part of the run identity.
+out=mp2.csv
+"$BIN" tune -i a8w8_blockscale_untuned_gemm.csv -o "$out" -o2 "$out.prof" "${ARGS[@]}" --mp 2 >/dev/null 2>"$out.err1" &
+pid=$!
+PIDS+=("$pid")
+for _ in $(seq 1 600); do
+  [ "$(journal_done "$out")" -ge 1 ] && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
+kill -9 "$pid" 2>/dev/null || true
+wait "$pid" 2>/dev/null || true
+rerun "$out"
+grep -q "resuming" "$out.err2" || fail "$out: --mp 2 run was not resumed by the --mp 1 rerun"
+check "$out" "$out.prof" "kill -9 of a --mp 2 run"
+
 # Kills at fixed delays (whatever the run is doing then: starting, preparing, timing, writing).
 for d in 0.3 1.1 2.3 3.7; do
   out=delay_$d.csv
