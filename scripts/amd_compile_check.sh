@@ -38,7 +38,7 @@ mkdir -p "$out"
 # -nogpulib: no ROCm device libraries here, so only device code that needs none (no printf/assert
 # lowering through ockl) can be emitted; -S stops before the device link that would need them.
 common=(-x hip -std=c++20 --offload-arch="$arch" -nogpulib
-        -I "$root" -I "$root/include" -DCKTUNE_WITH_HIP=1 -Wno-unused-command-line-argument)
+        -I "$root" -I "$root/include" -I "$root/src" -DCKTUNE_WITH_HIP=1 -Wno-unused-command-line-argument)
 # /usr/include is searched already; naming it again with -isystem breaks libstdc++'s #include_next.
 [ "$hip_include" = /usr/include ] || common+=(-isystem "$hip_include")
 
