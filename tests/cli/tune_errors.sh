@@ -44,6 +44,7 @@ expect fault_empty 1 "bad --inject-fault item 'hang@'" -i a8w8_blockscale_untune
 expect fault_name 1 "--inject-fault names 'no_such_kernel'" -i a8w8_blockscale_untuned_gemm.csv \
   --inject-fault hang@no_such_kernel
 expect no_candidate 1 "no a8w8_blockscale candidate" -i a8w8_blockscale_untuned_gemm.csv --kernels no_such_kernel
+expect bad_regex 1 "not a valid regular expression" -i a8w8_blockscale_untuned_gemm.csv --kernels '('
 expect bad_device 2 "--device" -i a8w8_blockscale_untuned_gemm.csv --device tpu
 expect gpus_on_cpu 1 "--gpus needs --device gpu" -i a8w8_blockscale_untuned_gemm.csv --gpus 0
 

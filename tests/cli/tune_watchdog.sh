@@ -85,7 +85,7 @@ awk -F, 'NR > 1 { print $10 }' t2.csv | grep -q bug_ && fail "a planted wrong ca
 [ "$(awk 'NR > 1' t2.csv | wc -l)" -eq 2 ] || fail "planted run: want 2 rows, got $(cat t2.csv)"
 rc=0
 "$BIN" tune -i a8w8_blockscale_untuned_gemm.csv -o t3.csv --iters 3 --warmup 1 --include-test-instances \
-  --kernels +bug_ --no-progress >out3.txt 2>err3.txt || rc=$?
+  --kernels '[+]bug_' --no-progress >out3.txt 2>err3.txt || rc=$?
 [ "$rc" -ne 0 ] || fail "only planted wrong candidates: exit 0, want non-zero"
 [ ! -e t3.csv ] || [ "$(awk 'NR > 1' t3.csv | wc -l)" -eq 0 ] || fail "only planted wrong candidates: rows written: $(cat t3.csv)"
 grep -q "no candidate passed" err3.txt || fail "only planted wrong candidates: no 'no candidate passed' error"
