@@ -16,9 +16,13 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 cd "$T"
 
-printf 'M,N,K\n1,256,1024\n16,512,512\n64,256,256\n8,128,512\n32,256,384\n' >a8w8_blockscale_untuned_gemm.csv
+printf 'M,N,K\n1,256,1024\n16,512,512\n64,256,256\n8,128,512\n32,256,384\n2,384,256\n4,128,768\n128,128,256\n' \
+  >a8w8_blockscale_untuned_gemm.csv
 awk -F, 'NR > 1 { print $1","$2","$3 }' a8w8_blockscale_untuned_gemm.csv | sort >want_keys.txt
-ARGS=(--iters 3 --warmup 1 --kernels m16n64 --seed 3 --no-progress)
+# --min-time-ms makes every candidate take a known minimum time (~0.3 s a shape), so that the kills below
+# land mid-run on a fast machine too (the test fails if a run finished before its kill).
+ARGS=(--iters 3 --warmup 1 --min-time-ms 40 --kernels m16n64 --seed 3 --no-progress)
+NKEYS=8
 
 table_keys() { awk -F, 'NR > 1 { print $3","$4","$5 }' "$1" | sort; }
 journal_done() { local n=0; [ -f "$1.cktune/journal.jsonl" ] && n=$(grep -c "\"status\"" "$1.cktune/journal.jsonl" || true); echo "${n:-0}"; }
@@ -70,7 +74,7 @@ for n in 1 2; do
   out=after$n.csv
   kill_after_shapes "$n" "$out"
   done_before=$(journal_done "$out")
-  [ "$done_before" -lt 5 ] || echo "note: run finished before the kill ($out)"
+  [ "$done_before" -lt "$NKEYS" ] || fail "$out: the run finished before the kill (nothing was tested)"
   rerun "$out"
   # The rerun resumed: the shapes finished before the kill were not redone.
   grep -q "resuming\|skipped" "$out.err2" "$out.out2" || fail "$out: the rerun does not say it resumed"
@@ -92,12 +96,13 @@ for _ in $(seq 1 600); do
 done
 kill -9 "$pid" 2>/dev/null || true
 wait "$pid" 2>/dev/null || true
+[ "$(journal_done "$out")" -lt "$NKEYS" ] || fail "$out: the --mp 2 run finished before the kill"
 rerun "$out"
 grep -q "resuming" "$out.err2" || fail "$out: --mp 2 run was not resumed by the --mp 1 rerun"
 check "$out" "$out.prof" "kill -9 of a --mp 2 run"
 
 # Kills at fixed delays (whatever the run is doing then: starting, preparing, timing, writing).
-for d in 0.3 1.1 2.3 3.7; do
+for d in 0.2 0.8 1.5; do
   out=delay_$d.csv
   "$BIN" tune -i a8w8_blockscale_untuned_gemm.csv -o "$out" -o2 "$out.prof" "${ARGS[@]}" >/dev/null 2>&1 &
   pid=$!
@@ -105,6 +110,7 @@ for d in 0.3 1.1 2.3 3.7; do
   sleep "$d"
   kill -9 "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
+  [ "$(journal_done "$out")" -lt "$NKEYS" ] || fail "kill after ${d}s: the run finished before the kill"
   rerun "$out"
   check "$out" "$out.prof" "kill -9 after ${d}s"
   # A kill -9 inside an atomic write can leave OUT.tmp.PID behind; it must never look like a table (*.csv).
@@ -139,7 +145,7 @@ check "$out" "$out.prof" "kill -9 of a worker"
 cp ref.csv ref_before.csv
 "$BIN" tune -i a8w8_blockscale_untuned_gemm.csv -o ref.csv -o2 ref_prof.csv "${ARGS[@]}" >again.out 2>again.err ||
   fail "rerun of a finished run failed"
-grep -q "tuned 0 of 5 shapes (0 failed, 5 skipped" again.out || fail "rerun of a finished run: $(cat again.out)"
+grep -q "tuned 0 of 8 shapes (0 failed, 8 skipped" again.out || fail "rerun of a finished run: $(cat again.out)"
 cmp -s ref.csv ref_before.csv || fail "rerun of a finished run changed the table"
 
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
