@@ -45,7 +45,7 @@ for mp in $mps; do
     > "tune_mp$mp.json" 2> "tune_mp$mp.err"
   rc=$?
   t1=$(date +%s.%N)
-  echo "tune --mp $mp rc=$rc wall=$(echo "$t1 - $t0" | bc) s" | tee -a "$summary"
+  echo "tune --mp $mp rc=$rc wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s" | tee -a "$summary"
   tail -3 "tune_mp$mp.err" | tee -a "$summary"
 done
 first=$(echo $mps | awk '{print $1}')

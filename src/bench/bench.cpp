@@ -103,6 +103,7 @@ BenchSummary run_bench(const BenchOptions& o) {
     j.protocol.timer = timer_name;
     j.tolerance.max_err_ratio = err_limit;
     j.retime_rounds = 0;  // bench reports, it does not choose
+    j.screen_factor = 0;  // and times every kernel it names with the full protocol
     std::string tuned = table ? dispatch_kernel(*table, dev, keys[i]) : std::string();
     if (!tuned.empty()) {
       j.candidates.push_back(tuned);

@@ -53,6 +53,8 @@ void register_tune(CLI::App& app) {
   cmd->add_option("--kernels", o.kernels, "Only candidates whose name matches this regular expression (RE2, partial match)");
   cmd->add_option("--min-improvement,--min_improvement_pct", o.min_improvement_pct,
                   "Write a row only when it beats what the runtime runs today by this many percent");
+  cmd->add_option("--screen-factor", o.screen_factor,
+                  "Time fully only candidates within this factor of the best 5-launch screen (0 = all)");
   cmd->add_option("--retime-tolerance", o.retime_tolerance, "Re-time candidates within this fraction of the best");
   cmd->add_option("--tie-tolerance", o.tie_tolerance, "After re-timing, within this fraction is a tie (stable rule decides)");
   cmd->add_option("--shard", o.shard, "Tune only shard I of N (I/N): deterministic, cost-balanced");

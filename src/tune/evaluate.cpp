@@ -116,8 +116,17 @@ std::vector<CandidateResult> evaluate_job(const Backend& backend, InstanceCache&
   std::unique_ptr<Workload> workload = backend.prepare(job.key, job.protocol, job.seed);
   sink({{"ev", "prepared"}, {"job", job.id}});
 
+  // Screening pass: verify every candidate and time it briefly; full timing follows for the few that
+  // can still win (a kernel 10x slower than the best need not run 100 more times to lose).
+  const bool screening = job.screen_factor > 0;
+  Protocol screen = job.protocol;
+  screen.warmup = 1;
+  screen.iters = std::max(1, job.screen_iters);
+  screen.min_time_ms = 0;
   std::vector<CandidateResult> results;
+  std::vector<std::string> requested_names;
   for (const std::string& requested : job.candidates) {
+    requested_names.push_back(requested);
     CandidateResult r;
     std::string name = requested;
     if (requested == kDefaultAlias || requested == kBaselineAlias) {
@@ -153,7 +162,7 @@ std::vector<CandidateResult> evaluate_job(const Backend& backend, InstanceCache&
           r.reason = r.check.reason;
           if (r.verdict == Verdict::Passed) {
             auto timer = backend.make_timer(*workload);
-            r.time = measure(run, *workload, *timer, job.protocol);
+            r.time = measure(run, *workload, *timer, screening ? screen : job.protocol);
           }
         } catch (const GpuError& e) {
           // The device context may be unusable now: report, then let the parent restart this worker.
@@ -169,6 +178,40 @@ std::vector<CandidateResult> evaluate_job(const Backend& backend, InstanceCache&
     }
     sink({{"ev", "result"}, {"job", job.id}, {"result", to_json(r)}});
     results.push_back(std::move(r));
+  }
+
+  if (screening) {
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& r : results)
+      if (r.verdict == Verdict::Passed) best = std::min(best, r.time.median_us);
+    for (size_t i = 0; i < results.size(); ++i) {
+      CandidateResult& r = results[i];
+      if (r.verdict != Verdict::Passed) continue;
+      if (r.time.median_us > best * job.screen_factor) {
+        r.reason = fmt::format("screened out: {:.2f}x the best screen time ({} launches)", r.time.median_us / best,
+                               screen.iters);
+        sink({{"ev", "result"}, {"job", job.id}, {"result", to_json(r)}});
+        continue;
+      }
+      Instance* inst = cache.find(job.key.family, r.name);
+      FaultKind fault = fault_for(job, r.name);
+      FaultyInstance faulty(*inst, backend, fault);
+      Instance& run = fault == FaultKind::None ? *inst : static_cast<Instance&>(faulty);
+      sink({{"ev", "start"}, {"job", job.id}, {"cand", requested_names[i]}});
+      auto timer = backend.make_timer(*workload);
+      try {
+        r.time = measure(run, *workload, *timer, job.protocol);
+      } catch (const GpuError& e) {
+        r.verdict = Verdict::Faulted;
+        r.reason = e.what();
+        sink({{"ev", "result"}, {"job", job.id}, {"result", to_json(r)}});
+        throw;
+      } catch (const Error& e) {
+        r.verdict = Verdict::Failed;
+        r.reason = e.what();
+      }
+      sink({{"ev", "result"}, {"job", job.id}, {"result", to_json(r)}});
+    }
   }
 
   retime_near_ties(backend, cache, job, *workload, results);

@@ -72,6 +72,8 @@ nlohmann::json to_json(const Job& job) {
       {"tolerance",
        {{"rtol", job.tolerance.rtol}, {"atol", job.tolerance.atol}, {"max_err_ratio", job.tolerance.max_err_ratio},
         {"max_row_err_ratio", job.tolerance.max_row_err_ratio}}},
+      {"screen_factor", job.screen_factor},
+      {"screen_iters", job.screen_iters},
       {"retime_tolerance", job.retime_tolerance},
       {"retime_rounds", job.retime_rounds},
       {"faults", faults},
@@ -99,6 +101,8 @@ Job job_from_json(const nlohmann::json& j) {
   job.tolerance.atol = t.at("atol").get<double>();
   job.tolerance.max_err_ratio = t.at("max_err_ratio").get<double>();
   job.tolerance.max_row_err_ratio = t.at("max_row_err_ratio").get<double>();
+  job.screen_factor = j.value("screen_factor", 0.0);
+  job.screen_iters = j.value("screen_iters", 5);
   job.retime_tolerance = j.at("retime_tolerance").get<double>();
   job.retime_rounds = j.at("retime_rounds").get<int>();
   for (const auto& f : j.at("faults")) {

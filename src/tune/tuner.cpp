@@ -258,6 +258,7 @@ TuneSummary run_tune(const TuneOptions& o) {
     j.protocol.timer = timer_name;
     j.tolerance.max_err_ratio = err_limit;
     j.tolerance.max_row_err_ratio = o.max_row_err_ratio;
+    j.screen_factor = o.screen_factor;
     j.retime_tolerance = o.retime_tolerance;
     j.retime_rounds = o.retime_rounds;
     j.faults = faults;

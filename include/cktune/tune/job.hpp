@@ -24,6 +24,10 @@ struct Job {
   std::uint64_t seed = 0;
   Protocol protocol;
   Tolerance tolerance;
+  // Screening: every verified candidate is first timed briefly (warm-up 1, screen_iters launches); only
+  // those within screen_factor of the best screen time get the full protocol. 0 = time everything fully.
+  double screen_factor = 1.5;
+  int screen_iters = 5;
   double retime_tolerance = 0.02;  // candidates within 2% of the best are re-timed interleaved
   int retime_rounds = 5;
   std::vector<InjectedFault> faults;

@@ -33,6 +33,7 @@ struct TuneOptions {
   Protocol protocol;                    // --warmup, --iters, --min-time-ms, --rotate, --seed
   double timeout_s = 600;               // --timeout: per candidate, from its first launch
   double prepare_timeout_s = 1800;
+  double screen_factor = 1.5;           // --screen-factor (0 = time every candidate fully)
   double retime_tolerance = 0.02;
   int retime_rounds = 5;
   double tie_tolerance = 0.01;          // after re-timing, within 1% = a tie, broken by the stable rule
