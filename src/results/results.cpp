@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <ctime>
 #include <filesystem>
 #include <utility>
@@ -116,7 +117,11 @@ class RowReader {
     if (ec != std::errc() || p != cell.data() + cell.size()) {
       // pandas may have written an integer column as "3.0".
       auto d = parse_number_cell(cell);
-      if (d && std::isfinite(*d) && *d == std::floor(*d)) return static_cast<Int>(*d);
+      // In range only: converting an out-of-range double to an integer is undefined (found by fuzz_csv).
+      if (d && std::isfinite(*d) && *d == std::floor(*d) &&
+          *d >= static_cast<double>(std::numeric_limits<Int>::lowest()) &&
+          *d < std::ldexp(1.0, std::numeric_limits<Int>::digits))
+        return static_cast<Int>(*d);
       fail(name, fmt::format("'{}' = '{}' is not an integer", name, cell));
     }
     return v;
