@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -23,6 +24,15 @@ constexpr FaultName kFaultNames[] = {
 nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 double num_from(const nlohmann::json& j) {
   return j.is_null() ? std::numeric_limits<double>::infinity() : j.get<double>();
+}
+// Integer fields are written as JSON integers. nlohmann would convert a float there (1e300) to the
+// integer type even out of range, which is undefined behaviour (found by fuzz_job): refuse it instead.
+template <typename Int>
+Int int_from(const nlohmann::json& j) {
+  const bool ok = j.is_number_unsigned() ? std::in_range<Int>(j.get<std::uint64_t>())
+                                         : j.is_number_integer() && std::in_range<Int>(j.get<std::int64_t>());
+  if (!ok) throw Error(fmt::format("worker message: expected an integer in range, got {:.40}", j.dump()));
+  return j.get<Int>();
 }
 }  // namespace
 
@@ -82,20 +92,20 @@ nlohmann::json to_json(const Job& job) {
 
 Job job_from_json(const nlohmann::json& j) {
   Job job;
-  job.id = j.at("id").get<int>();
+  job.id = int_from<int>(j.at("id"));
   auto fam = family_from_name(j.at("family").get<std::string>());
   if (!fam) throw Error("job names an unknown family");
   job.key.family = *fam;
   job.key.cells = j.at("cells").get<std::vector<std::string>>();
   job.candidates = j.at("candidates").get<std::vector<std::string>>();
-  job.seed = j.at("seed").get<std::uint64_t>();
+  job.seed = int_from<std::uint64_t>(j.at("seed"));
   const auto& p = j.at("protocol");
-  job.protocol.warmup = p.at("warmup").get<int>();
-  job.protocol.iters = p.at("iters").get<int>();
+  job.protocol.warmup = int_from<int>(p.at("warmup"));
+  job.protocol.iters = int_from<int>(p.at("iters"));
   job.protocol.min_time_ms = p.at("min_time_ms").get<double>();
-  job.protocol.max_iters = p.at("max_iters").get<int>();
-  job.protocol.rotate = p.at("rotate").get<int>();
-  job.protocol.seed = p.at("seed").get<std::uint64_t>();
+  job.protocol.max_iters = int_from<int>(p.at("max_iters"));
+  job.protocol.rotate = int_from<int>(p.at("rotate"));
+  job.protocol.seed = int_from<std::uint64_t>(p.at("seed"));
   const auto& t = j.at("tolerance");
   job.tolerance.rtol = t.at("rtol").get<double>();
   job.tolerance.atol = t.at("atol").get<double>();
@@ -104,7 +114,7 @@ Job job_from_json(const nlohmann::json& j) {
   job.screen_factor = j.value("screen_factor", 0.0);
   job.screen_iters = j.value("screen_iters", 5);
   job.retime_tolerance = j.at("retime_tolerance").get<double>();
-  job.retime_rounds = j.at("retime_rounds").get<int>();
+  job.retime_rounds = int_from<int>(j.at("retime_rounds"));
   for (const auto& f : j.at("faults")) {
     auto kind = fault_from_string(f.at("kind").get<std::string>());
     job.faults.push_back({kind.value_or(FaultKind::None), f.at("instance").get<std::string>()});
@@ -142,9 +152,9 @@ CandidateResult candidate_result_from_json(const nlohmann::json& j) {
   CandidateResult r;
   r.name = j.at("name").get<std::string>();
   r.alias = j.value("alias", "");
-  r.id = j.at("id").get<int>();
+  r.id = int_from<int>(j.at("id"));
   r.libtype = j.at("libtype").get<std::string>();
-  r.split_k = j.at("split_k").get<int>();
+  r.split_k = int_from<int>(j.at("split_k"));
   r.verdict = verdict_from_string(j.at("verdict").get<std::string>()).value_or(Verdict::Failed);
   r.reason = j.at("reason").get<std::string>();
   r.time.median_us = num_from(j.at("median_us"));
@@ -152,13 +162,13 @@ CandidateResult candidate_result_from_json(const nlohmann::json& j) {
   r.time.p10_us = num_from(j.at("p10_us"));
   r.time.p90_us = num_from(j.at("p90_us"));
   r.time.mean_us = num_from(j.at("mean_us"));
-  r.time.iters = j.at("iters").get<int>();
-  r.time.sets = j.at("sets").get<int>();
+  r.time.iters = int_from<int>(j.at("iters"));
+  r.time.sets = int_from<int>(j.at("sets"));
   r.check.err_ratio = num_from(j.at("err_ratio"));
   r.check.max_abs_err = num_from(j.at("max_abs_err"));
-  r.check.worst_row = j.at("worst_row").get<std::int64_t>();
+  r.check.worst_row = int_from<std::int64_t>(j.at("worst_row"));
   r.check.worst_row_err_ratio = num_from(j.at("worst_row_err_ratio"));
-  r.check.unwritten = j.at("unwritten").get<std::int64_t>();
+  r.check.unwritten = int_from<std::int64_t>(j.at("unwritten"));
   r.check.verdict = r.verdict;
   r.retimed = j.at("retimed").get<bool>();
   r.first_median_us = num_from(j.at("first_median_us"));
