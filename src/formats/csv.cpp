@@ -117,9 +117,10 @@ CsvTable parse_csv(std::string_view text, const std::string& source, const CsvOp
     if (line.text.find_first_not_of(" \t\r") == std::string_view::npos) continue;
 
     Cells cells = split_line(line, source);
-    // A byte-order mark after leading blank lines or spaces still marks the start of the text: drop it
-    // from the first header name too, or the name would differ from the one read back after rendering.
-    if (!have_header && !cells.values.empty() && cells.values[0].starts_with(kBom))
+    // Byte-order marks after leading blank lines or spaces (or a doubled one) still mark the start of the
+    // text: drop them from the first header name too, or it would differ from the name read back after
+    // rendering.
+    while (!have_header && !cells.values.empty() && cells.values[0].starts_with(kBom))
       cells.values[0].erase(0, kBom.size());
     if (!have_header) {
       std::unordered_map<std::string_view, size_t> seen;
