@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "cktune/core/error.hpp"
 #include "cktune/formats/csv.hpp"
@@ -25,6 +26,13 @@ TEST(CsvFuzzRegressions, ByteOrderMarkAfterBlankLineReadsLikeOneAtTheStart) {
   const CsvTable again = parse_csv(render_csv(table), "<fuzz>");
   EXPECT_EQ(again.header, table.header);
   EXPECT_EQ(again.rows, table.rows);
+}
+
+// Found by fuzz_csv after the first fix: a doubled byte-order mark left one in the header name.
+TEST(CsvFuzzRegressions, DoubledByteOrderMarkIsDroppedToo) {
+  EXPECT_THROW(parse_csv("\r\n\xEF\xBB\xBF\xEF\xBB\xBF", "<fuzz>"), InputError);
+  const CsvTable table = parse_csv("\xEF\xBB\xBF\xEF\xBB\xBFM,N\n1,2\n", "<fuzz>");
+  EXPECT_EQ(table.header, (std::vector<std::string>{"M", "N"}));
 }
 
 }  // namespace
