@@ -120,8 +120,11 @@ CsvTable parse_csv(std::string_view text, const std::string& source, const CsvOp
     // Byte-order marks after leading blank lines or spaces (or a doubled one) still mark the start of the
     // text: drop them from the first header name too, or it would differ from the name read back after
     // rendering.
-    while (!have_header && !cells.values.empty() && cells.values[0].starts_with(kBom))
+    // Blanks after a mark are stripped again, as they are around every cell.
+    while (!have_header && !cells.values.empty() && cells.values[0].starts_with(kBom)) {
       cells.values[0].erase(0, kBom.size());
+      cells.values[0].erase(0, cells.values[0].find_first_not_of(" \t\r"));
+    }
     if (!have_header) {
       std::unordered_map<std::string_view, size_t> seen;
       for (size_t i = 0; i < cells.values.size(); ++i) {
