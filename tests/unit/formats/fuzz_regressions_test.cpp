@@ -35,5 +35,13 @@ TEST(CsvFuzzRegressions, DoubledByteOrderMarkIsDroppedToo) {
   EXPECT_EQ(table.header, (std::vector<std::string>{"M", "N"}));
 }
 
+// Found by fuzz_csv after the second fix: blanks between the mark and the name stayed in the name, and
+// were trimmed away when the rendered table was read back.
+TEST(CsvFuzzRegressions, BlanksAfterByteOrderMarkAreTrimmed) {
+  const CsvTable table = parse_csv("\r\r\xEF\xBB\xBF\tget", "<fuzz>");
+  EXPECT_EQ(table.header, (std::vector<std::string>{"get"}));
+  EXPECT_EQ(parse_csv(render_csv(table), "<fuzz>").header, table.header);
+}
+
 }  // namespace
 }  // namespace cktune
