@@ -80,7 +80,7 @@ class BlasltInstance final : public Instance {
   void launch(Workload& w, int set) override {
     auto& wl = static_cast<GpuGemmWorkload&>(w);
     if (!wl.plan || slot_ >= static_cast<int>(wl.plan->algos().size()))
-      throw Error(fmt::format("cuBLASLt's heuristic offers no algorithm #{} for this shape", slot_));
+      throw NotSupportedError(fmt::format("cuBLASLt's heuristic offers no algorithm #{} for this shape", slot_));
     size_t s = static_cast<size_t>(set);
     gpu::blaslt::Args a{wl.xq[s].as<uint8_t>(), wl.blaslt_xs[s], wl.wq[s].as<uint8_t>(), wl.blaslt_ws[s],
                         wl.y.as<uint16_t>(), wl.workspace.data(), wl.workspace.size()};

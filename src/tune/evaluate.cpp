@@ -170,6 +170,9 @@ std::vector<CandidateResult> evaluate_job(const Backend& backend, InstanceCache&
           r.reason = e.what();
           sink({{"ev", "result"}, {"job", job.id}, {"result", to_json(r)}});
           throw;
+        } catch (const NotSupportedError& e) {
+          r.verdict = Verdict::NotSupported;
+          r.reason = e.what();
         } catch (const Error& e) {
           r.verdict = Verdict::Failed;
           r.reason = e.what();

@@ -6,10 +6,18 @@
 #include <utility>
 #include <vector>
 
+#include "cktune/core/error.hpp"
 #include "cktune/formats/family.hpp"
 #include "cktune/tune/problem.hpp"
 
 namespace cktune {
+
+// Thrown by launch() when the instance turns out not to apply to the prepared problem (for example a
+// vendor heuristic slot the library left empty for this shape): recorded as "not supported".
+class NotSupportedError : public Error {
+ public:
+  using Error::Error;
+};
 
 struct InstanceDesc {
   int id = 0;                   // kernelId column: stable per (family, libtype)
