@@ -80,11 +80,11 @@ void check_view(const BlockscaleGemmView& v) {
     throw Error(fmt::format("blockscale GEMM: preshuffled weights need N % 16 == 0 and K % 32 == 0 (N={} K={})", v.N, v.K));
 }
 
-// Computes output rows rows[lo..hi) into out rows [lo..hi).
-void blockscale_rows(const BlockscaleGemmView& v, std::span<const int64_t> rows, float* out, int threads) {
-  check_view(v);
-  const int64_t K = v.K, N = v.N, kb_count = v.k_blocks();
-  const auto table = fp8_table(v.fmt);
+// Decodes each group of X rows into doubles once and each weight row once per group, then hands every
+// (row, column) pair to cell(i, m, n, x_row, w_row): the loop both references share.
+template <class View, class Table, class Cell>
+void for_each_output(const View& v, const Table& table, std::span<const int64_t> rows, int threads, Cell cell) {
+  const int64_t K = v.K, N = v.N;
   const int64_t groups = ceil_div(static_cast<int64_t>(rows.size()), kRowGroup);
   parallel_for(groups, threads, [&](int64_t g0, int64_t g1) {
     std::vector<double> xd(static_cast<size_t>(kRowGroup * K)), wd(static_cast<size_t>(K));
@@ -98,19 +98,26 @@ void blockscale_rows(const BlockscaleGemmView& v, std::span<const int64_t> rows,
       for (int64_t n = 0; n < N; ++n) {
         v.weight_row(n, wrow.data());
         for (int64_t k = 0; k < K; ++k) wd[static_cast<size_t>(k)] = table[wrow[static_cast<size_t>(k)]];
-        for (int64_t i = i0; i < i1; ++i) {
-          const int64_t m = rows[static_cast<size_t>(i)];
-          double acc = 0;
-          for (int64_t kb = 0; kb < kb_count; ++kb) {
-            const int64_t k0 = kb * kScaleBlock, len = std::min<int64_t>(kScaleBlock, K - k0);
-            const double block = dot(xd.data() + (i - i0) * K + k0, wd.data() + k0, len);
-            acc += block * (static_cast<double>(v.xs(m, kb)) * static_cast<double>(v.ws(n, kb)));
-          }
-          out[i * N + n] = static_cast<float>(acc);
-        }
+        for (int64_t i = i0; i < i1; ++i) cell(i, rows[static_cast<size_t>(i)], n, xd.data() + (i - i0) * K, wd.data());
       }
     }
   });
+}
+
+// Computes output rows rows[lo..hi) into out rows [lo..hi).
+void blockscale_rows(const BlockscaleGemmView& v, std::span<const int64_t> rows, float* out, int threads) {
+  check_view(v);
+  const int64_t K = v.K, N = v.N, kb_count = v.k_blocks();
+  for_each_output(v, fp8_table(v.fmt), rows, threads,
+                  [&](int64_t i, int64_t m, int64_t n, const double* x, const double* w) {
+                    double acc = 0;
+                    for (int64_t kb = 0; kb < kb_count; ++kb) {
+                      const int64_t k0 = kb * kScaleBlock, len = std::min<int64_t>(kScaleBlock, K - k0);
+                      const double block = dot(x + k0, w + k0, len);
+                      acc += block * (static_cast<double>(v.xs(m, kb)) * static_cast<double>(v.ws(n, kb)));
+                    }
+                    out[i * N + n] = static_cast<float>(acc);
+                  });
 }
 
 std::vector<int64_t> all_rows(int64_t m) {
@@ -124,28 +131,11 @@ void ptpc_rows(const PtpcGemmView& v, std::span<const int64_t> rows, float* out,
   const int64_t K = v.K, N = v.N;
   std::vector<double> table(256);
   for (int c = 0; c < 256; ++c) table[static_cast<size_t>(c)] = decode_q(static_cast<uint8_t>(c), v.dtype);
-  const int64_t groups = ceil_div(static_cast<int64_t>(rows.size()), kRowGroup);
-  parallel_for(groups, threads, [&](int64_t g0, int64_t g1) {
-    std::vector<double> xd(static_cast<size_t>(kRowGroup * K)), wd(static_cast<size_t>(K));
-    std::vector<uint8_t> wrow(static_cast<size_t>(K));
-    for (int64_t g = g0; g < g1; ++g) {
-      const int64_t i0 = g * kRowGroup, i1 = std::min<int64_t>(i0 + kRowGroup, static_cast<int64_t>(rows.size()));
-      for (int64_t i = i0; i < i1; ++i) {
-        const uint8_t* x = v.xq + rows[static_cast<size_t>(i)] * K;
-        for (int64_t k = 0; k < K; ++k) xd[static_cast<size_t>((i - i0) * K + k)] = table[x[k]];
-      }
-      for (int64_t n = 0; n < N; ++n) {
-        v.weight_row(n, wrow.data());
-        for (int64_t k = 0; k < K; ++k) wd[static_cast<size_t>(k)] = table[wrow[static_cast<size_t>(k)]];
-        for (int64_t i = i0; i < i1; ++i) {
-          const int64_t m = rows[static_cast<size_t>(i)];
-          // Exact for int8 (integer sums stay below 2^53); for fp8 exact unless the products'
-          // exponents spread over more than ~45 bits, and even then off by 2^-53 relative.
-          const double s = dot(xd.data() + (i - i0) * K, wd.data(), K);
-          out[i * N + n] = static_cast<float>(s * static_cast<double>(v.x_scale[m]) * static_cast<double>(v.w_scale[n]));
-        }
-      }
-    }
+  for_each_output(v, table, rows, threads, [&](int64_t i, int64_t m, int64_t n, const double* x, const double* w) {
+    // Exact for int8 (integer sums stay below 2^53); for fp8 exact unless the products'
+    // exponents spread over more than ~45 bits, and even then off by 2^-53 relative.
+    const double s = dot(x, w, K);
+    out[i * N + n] = static_cast<float>(s * static_cast<double>(v.x_scale[m]) * static_cast<double>(v.w_scale[n]));
   });
 }
 
