@@ -19,9 +19,10 @@ cd "$T"
 printf 'M,N,K\n1,256,1024\n16,512,512\n64,256,256\n8,128,512\n32,256,384\n2,384,256\n4,128,768\n128,128,256\n' \
   >a8w8_blockscale_untuned_gemm.csv
 awk -F, 'NR > 1 { print $1","$2","$3 }' a8w8_blockscale_untuned_gemm.csv | sort >want_keys.txt
-# --min-time-ms makes every candidate take a known minimum time (~0.3 s a shape), so that the kills below
+# --min-time-ms (with screening off, so every candidate gets the full protocol) makes every candidate take
+# a known minimum time (~0.3 s a shape), so that the kills below
 # land mid-run on a fast machine too (the test fails if a run finished before its kill).
-ARGS=(--iters 3 --warmup 1 --min-time-ms 40 --kernels m16n64 --seed 3 --no-progress)
+ARGS=(--iters 3 --warmup 1 --min-time-ms 40 --screen-factor 0 --kernels m16n64 --seed 3 --no-progress)
 NKEYS=8
 
 table_keys() { awk -F, 'NR > 1 { print $3","$4","$5 }' "$1" | sort; }
