@@ -392,13 +392,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 // The driver's tensor-map encoder, found through the runtime so that libcuda is never linked.
 inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) !=
-            cudaSuccess ||
-        q != cudaDriverEntryPointSuccess)
-      p = nullptr;
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(gpu::driver_entry_point("cuTensorMapEncodeTiled", 12000));
   }();
   return fn;
 }
@@ -431,12 +425,7 @@ inline bool make_output_map(CUtensorMap* map, void* base, int M, int N) {
 }
 
 inline int device_sm_count() {
-  static const int n = [] {
-    int dev = 0, v = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-      v = 132;
-    return v;
-  }();
+  static const int n = gpu::current_device_multiprocessors(132);
   return n;
 }
 
@@ -445,19 +434,19 @@ gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu
   static std::atomic<bool> smem_set{false};
   auto kernel = wgmma_persistent_kernel<C>;
   if (!smem_set.load(std::memory_order_relaxed)) {
-    const auto e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes);
-    if (e != cudaSuccess) return e;
+    const auto e = gpu::set_max_dynamic_shared_memory(kernel, C::kSmemBytes);
+    if (e != gpu::kSuccess) return e;
     smem_set.store(true, std::memory_order_relaxed);
   }
   CUtensorMap mx, mw, my;
   if (!make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBN) ||
       !make_output_map(&my, a.y, a.M, a.N))
-    return cudaErrorInvalidValue;
+    return gpu::kErrorInvalidValue;
   WgArgs w{a.x_scale, a.w_scale, a.y, nullptr, nullptr, a.M, a.N, a.K, a.K / 128, 1};
   const int tiles = ((a.M + C::kBM - 1) / C::kBM) * ((a.N + C::kBN - 1) / C::kBN);
   const int grid = tiles < device_sm_count() ? tiles : device_sm_count();
   kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(mx, mw, my, w);
-  return cudaGetLastError();
+  return gpu::get_last_error();
 }
 
 template <class C>
@@ -465,13 +454,13 @@ gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream 
   static std::atomic<bool> smem_set{false};
   auto kernel = wgmma_kernel<C>;
   if (!smem_set.load(std::memory_order_relaxed)) {
-    const auto e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes);
-    if (e != cudaSuccess) return e;
+    const auto e = gpu::set_max_dynamic_shared_memory(kernel, C::kSmemBytes);
+    if (e != gpu::kSuccess) return e;
     smem_set.store(true, std::memory_order_relaxed);
   }
   CUtensorMap mx, mw;
   if (!make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBN))
-    return cudaErrorInvalidValue;
+    return gpu::kErrorInvalidValue;
   WgArgs w{a.x_scale, a.w_scale, a.y, nullptr, nullptr, a.M, a.N, a.K, a.K / 128, p.split_k};
   if (p.split_k > 1) {
     auto* ws = static_cast<uint8_t*>(a.workspace);
@@ -480,7 +469,7 @@ gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream 
   }
   const dim3 grid((a.N + C::kBN - 1) / C::kBN, (a.M + C::kBM - 1) / C::kBM, p.split_k);
   kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(mx, mw, w);
-  return cudaGetLastError();
+  return gpu::get_last_error();
 }
 #endif
 

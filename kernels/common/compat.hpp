@@ -16,6 +16,9 @@
 #include <cuda_runtime.h>
 #endif
 
+#include <cstddef>
+#include <utility>
+
 namespace cktune::gpu {
 
 // Raw runtime handles, as kernels and launchers pass them. The RAII owners are GpuStream / GpuEvent
@@ -43,8 +46,6 @@ inline const char* error_string(ErrorCode e) { return cudaGetErrorString(e); }
 inline const char* error_name(ErrorCode e) { return cudaGetErrorName(e); }
 inline constexpr const char* kRuntimeName = "CUDA";
 #endif
-using StreamHandle = Stream;
-using EventHandle = Event;
 
 // The raw handle behind GpuStream::native() / GpuEvent::native() (include/cktune/gpu/runtime.hpp).
 inline Stream as_stream(void* native) { return static_cast<Stream>(native); }
@@ -57,19 +58,12 @@ inline constexpr int kWaveSize = 64;
 inline constexpr int kWaveSize = 32;
 #endif
 
-// The error of the last launch on this thread (clears it), and a peek that leaves it set.
+// The error of the last launch on this thread (clears it).
 inline ErrorCode get_last_error() {
 #if defined(CKTUNE_HIP)
   return hipGetLastError();
 #else
   return cudaGetLastError();
-#endif
-}
-inline ErrorCode peek_last_error() {
-#if defined(CKTUNE_HIP)
-  return hipPeekAtLastError();
-#else
-  return cudaPeekAtLastError();
 #endif
 }
 
@@ -82,6 +76,70 @@ inline ErrorCode set_max_dynamic_shared_memory(Kernel* kernel, int bytes) {
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 #endif
 }
+
+// Allow thread-block clusters beyond the portable size (NVIDIA: more than 8 CTAs). HIP has no clusters.
+template <class Kernel>
+inline ErrorCode allow_non_portable_clusters(Kernel* kernel) {
+#if defined(CKTUNE_HIP)
+  (void)kernel;
+  return kErrorNotSupported;
+#else
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+#endif
+}
+
+// Launch `kernel` on grid x block with `smem` bytes of dynamic shared memory, its CTAs grouped in
+// clusters of cluster_x * cluster_y * cluster_z (NVIDIA sm_90+). HIP has no clusters: not supported.
+template <class... Params, class... Args>
+inline ErrorCode launch_clustered(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, Stream stream,
+                                  dim3 cluster, Args&&... args) {
+#if defined(CKTUNE_HIP)
+  (void)kernel, (void)grid, (void)block, (void)smem, (void)stream, (void)cluster;
+  ((void)args, ...);
+  return kErrorNotSupported;
+#else
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = cluster.x;
+  attr[0].val.clusterDim.y = cluster.y;
+  attr[0].val.clusterDim.z = cluster.z;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
+#endif
+}
+
+// Multiprocessors (SMs / CUs) of the current device; `fallback` when the runtime cannot say.
+inline int current_device_multiprocessors(int fallback) {
+  int dev = 0, v = 0;
+#if defined(CKTUNE_HIP)
+  if (hipGetDevice(&dev) != hipSuccess ||
+      hipDeviceGetAttribute(&v, hipDeviceAttributeMultiprocessorCount, dev) != hipSuccess)
+    return fallback;
+#else
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    return fallback;
+#endif
+  return v;
+}
+
+#if !defined(CKTUNE_HIP)
+// A driver API entry point reached through the runtime, so that libcuda is never linked (nullptr when
+// the driver does not have it at `version`).
+inline void* driver_entry_point(const char* name, int version) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  if (cudaGetDriverEntryPointByVersion(name, &p, static_cast<unsigned>(version), cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess)
+    return nullptr;
+  return p;
+}
+#endif
 
 // Runtime entry points the host wrappers in src/gpu/ use: one spelling for both vendors, so the
 // wrappers are written once. Thin inline forwards, no logic.
@@ -130,6 +188,10 @@ inline ErrorCode memcpy_h2d_async(void* dst, const void* src, size_t bytes, Stre
 inline ErrorCode memcpy_d2h_async(void* dst, const void* src, size_t bytes, Stream s) {
   return CKTUNE_RT(MemcpyAsync)(dst, src, bytes, kMemcpyDeviceToHost, s);
 }
+inline ErrorCode memcpy2d_d2d_async(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                   size_t height, Stream s) {
+  return CKTUNE_RT(Memcpy2DAsync)(dst, dpitch, src, spitch, width, height, kMemcpyDeviceToDevice, s);
+}
 inline ErrorCode memcpy_d2d_async(void* dst, const void* src, size_t bytes, Stream s) {
   return CKTUNE_RT(MemcpyAsync)(dst, src, bytes, kMemcpyDeviceToDevice, s);
 }
@@ -148,66 +210,3 @@ inline ErrorCode device_get_pci_bus_id(char* buf, int len, int d) { return CKTUN
 }  // namespace rt
 
 }  // namespace cktune::gpu
-
-// Device-side helpers (warp/wave collectives). Only meaningful in device code.
-#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
-namespace cktune::gpu {
-
-// Lane index within the warp/wave.
-__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) % kWaveSize; }
-
-// Butterfly exchange across the whole warp/wave. CUDA needs the participation mask; HIP's
-// wave-wide shuffles have none.
-template <class T>
-__device__ __forceinline__ T shfl_xor(T v, int lane_mask) {
-#if defined(CKTUNE_HIP)
-  return __shfl_xor(v, lane_mask, kWaveSize);
-#else
-  return __shfl_xor_sync(0xffffffffu, v, lane_mask, kWaveSize);
-#endif
-}
-template <class T>
-__device__ __forceinline__ T shfl(T v, int src_lane) {
-#if defined(CKTUNE_HIP)
-  return __shfl(v, src_lane, kWaveSize);
-#else
-  return __shfl_sync(0xffffffffu, v, src_lane, kWaveSize);
-#endif
-}
-
-// Loads and stores that bypass the non-coherent per-SM/CU cache, for data one block writes and another
-// reads in the same kernel (split-K partials, tile counters): L2 is coherent on both vendors.
-template <class T>
-__device__ __forceinline__ T load_cg(const T* p) {
-#if defined(CKTUNE_HIP)
-  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-#else
-  return __ldcg(p);
-#endif
-}
-template <class T>
-__device__ __forceinline__ void store_cg(T* p, T v) {
-#if defined(CKTUNE_HIP)
-  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-#else
-  __stcg(p, v);
-#endif
-}
-
-// Sum over every lane of the warp/wave; every lane gets the result.
-template <class T>
-__device__ __forceinline__ T wave_reduce_sum(T v) {
-  for (int m = kWaveSize / 2; m > 0; m /= 2) v += shfl_xor(v, m);
-  return v;
-}
-template <class T>
-__device__ __forceinline__ T wave_reduce_max(T v) {
-  for (int m = kWaveSize / 2; m > 0; m /= 2) {
-    T o = shfl_xor(v, m);
-    v = o > v ? o : v;
-  }
-  return v;
-}
-
-}  // namespace cktune::gpu
-#endif

@@ -50,11 +50,10 @@ gpu::ErrorCode launch_spin(double microseconds, int clock_khz, gpu::Stream strea
 gpu::ErrorCode launch_hang(gpu::Stream stream) {
   static int* flag = nullptr;
   if (flag == nullptr) {
-#if defined(CKTUNE_HIP)
-    if (hipMalloc(&flag, sizeof(int)) != hipSuccess || hipMemset(flag, 0, sizeof(int)) != hipSuccess) return hipGetLastError();
-#else
-    if (cudaMalloc(&flag, sizeof(int)) != cudaSuccess || cudaMemset(flag, 0, sizeof(int)) != cudaSuccess) return cudaGetLastError();
-#endif
+    void* p = nullptr;
+    if (auto e = gpu::rt::device_malloc(&p, sizeof(int)); e != gpu::kSuccess) return e;
+    if (auto e = gpu::rt::memset_async(p, 0, sizeof(int), stream); e != gpu::kSuccess) return e;
+    flag = static_cast<int*>(p);
   }
   hang_kernel<<<1, 1, 0, stream>>>(flag);
   return gpu::get_last_error();

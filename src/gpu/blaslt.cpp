@@ -222,26 +222,26 @@ ErrorCode Plan::convert_scales(const float* x_scale, const float* w_scale, void*
   // Strided copies on the copy engine (no kernel): column kb of [M][KB] -> row kb of [KB][m_pad].
   const int kb = K_ / 128, nb = (N_ + 127) / 128, mp = round_up(M_, 4);
   auto* xt = static_cast<float*>(dst);
-  ErrorCode e = cudaMemsetAsync(dst, 0, scale_bytes(), s);
+  ErrorCode e = rt::memset_async(dst, 0, scale_bytes(), s);
   if (e != kSuccess) return e;
   // Development switch to test the other reading of the documentation (scales K-major as given).
   if (const char* v = std::getenv("CKTUNE_BLASLT_XSCALE_KMAJOR"); v != nullptr && *v == '1') {
-    e = cudaMemcpyAsync(xt, x_scale, static_cast<size_t>(M_) * kb * sizeof(float), cudaMemcpyDeviceToDevice, s);
+    e = rt::memcpy_d2d_async(xt, x_scale, static_cast<size_t>(M_) * kb * sizeof(float), s);
     *x_scale_t = xt;
     *w_scale_out = w_scale;
     return e;
   }
   for (int k = 0; k < kb && e == kSuccess; ++k)
-    e = cudaMemcpy2DAsync(xt + static_cast<size_t>(k) * mp, sizeof(float), x_scale + k,
-                          static_cast<size_t>(kb) * sizeof(float), sizeof(float), M_, cudaMemcpyDeviceToDevice, s);
+    e = rt::memcpy2d_d2d_async(xt + static_cast<size_t>(k) * mp, sizeof(float), x_scale + k,
+                               static_cast<size_t>(kb) * sizeof(float), sizeof(float), static_cast<size_t>(M_), s);
   if (e != kSuccess) return e;
   *x_scale_t = xt;
   *w_scale_out = w_scale;
   if (kb % 4 != 0) {
     float* wp = xt + static_cast<size_t>(kb) * mp;
-    e = cudaMemcpy2DAsync(wp, static_cast<size_t>(round_up(kb, 4)) * sizeof(float), w_scale,
-                          static_cast<size_t>(kb) * sizeof(float), static_cast<size_t>(kb) * sizeof(float), nb,
-                          cudaMemcpyDeviceToDevice, s);
+    e = rt::memcpy2d_d2d_async(wp, static_cast<size_t>(round_up(kb, 4)) * sizeof(float), w_scale,
+                               static_cast<size_t>(kb) * sizeof(float), static_cast<size_t>(kb) * sizeof(float),
+                               static_cast<size_t>(nb), s);
     *w_scale_out = wp;
   }
   return e;
