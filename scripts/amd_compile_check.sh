@@ -47,7 +47,7 @@ failed=0
 checked=0
 shopt -s nullglob
 kernels=("$root"/kernels/*/*.cu)
-hosts=("$root"/src/gpu/*.cpp)
+hosts=("$root"/src/gpu/*.cpp "$root"/src/backends/gpu_backend.cpp "$root"/src/families/*/gpu.cpp)
 if [ ${#kernels[@]} -eq 0 ]; then echo "  (no kernel sources under kernels/*/)"; fi
 
 check() {  # check <file> <kind: kernel|host>

@@ -44,7 +44,7 @@ constexpr size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign;
 template <class Kernel>
 gpu::ErrorCode ensure_smem(Kernel k, int bytes, std::atomic<bool>& done) {
   if (bytes <= 48 * 1024 || done.load(std::memory_order_relaxed)) return gpu::kSuccess;
-  const gpu::ErrorCode e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  const gpu::ErrorCode e = gpu::set_max_dynamic_shared_memory(k, bytes);
   if (e == gpu::kSuccess) done.store(true, std::memory_order_relaxed);
   return e;
 }
@@ -71,24 +71,13 @@ gpu::ErrorCode launch_mma(const InstanceParams& p, const Args& a, gpu::Stream st
     // portable cluster size and has to be allowed explicitly.
     static std::atomic<bool> big_cluster_set{false};
     if (p.split_k > 8 && !big_cluster_set.load(std::memory_order_relaxed)) {
-      if (auto e = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1); e != gpu::kSuccess)
+      if (auto e = gpu::allow_non_portable_clusters(kernel); e != gpu::kSuccess)
         return e;
       big_cluster_set.store(true, std::memory_order_relaxed);
     }
     m.cluster = 1;
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = grid;
-    cfg.blockDim = dim3(C::kThreads);
-    cfg.dynamicSmemBytes = C::kSmemBytes;
-    cfg.stream = stream;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = 1;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = static_cast<unsigned>(p.split_k);
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, kernel, m);
+    return gpu::launch_clustered(kernel, grid, dim3(C::kThreads), C::kSmemBytes, stream,
+                                 dim3(1, 1, static_cast<unsigned>(p.split_k)), m);
   }
   kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(m);
   return gpu::get_last_error();
@@ -216,9 +205,7 @@ const Table& table() {
 }  // namespace
 
 std::string_view to_string(Variant v) {
-  for (const auto& e : kVariantNames)
-    if (e.value == v) return e.text;
-  return "?";
+  return enum_text(kVariantNames, v, "?");
 }
 
 std::string instance_name(const InstanceParams& p) {

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "../common/compat.hpp"
+#include "cktune/core/names.hpp"
 
 namespace cktune::kernels::a8w8_blockscale {
 
@@ -25,10 +26,7 @@ enum class Variant {
   WgmmaPersistent,  // Wgmma as a persistent kernel (one CTA per SM walks the tiles), TMA-store epilogue
   WgmmaPersistentDb,  // WgmmaPersistent with k-blocks in pairs (promotion overlaps the next wgmma)
 };
-struct VariantName {
-  Variant value;
-  std::string_view text;
-};
+using VariantName = EnumName<Variant>;
 inline constexpr VariantName kVariantNames[] = {
     {Variant::SplitKMma, "mma"},
     {Variant::Wgmma, "wgmma"},

@@ -1,12 +1,13 @@
 #pragma once
 // `cktune bench`: per shape, time what the runtime dispatch would run (the tuned row if the table has
 // one, else the default heuristic) and the vendor baseline, in one run, through the same workers and
-// measurement routine as tune. Run it before and after tuning; `compare` reads the two results files.
+// measurement routine as tune. With --against, the "before" kernels are timed in the same run,
+// interleaved with the "after" ones, so drift between two runs cannot pass for a gain.
 #include <optional>
 #include <string>
 
+#include "cktune/engine/options.hpp"
 #include "cktune/formats/family.hpp"
-#include "cktune/tune/measure.hpp"
 
 namespace cktune {
 
@@ -14,21 +15,19 @@ struct BenchOptions {
   std::string input;              // -i: shapes (untuned or tuned CSV)
   std::optional<Family> family;
   std::string config;             // --config: the tuned table the runtime would use
-  std::string device = "cpu";
-  int mp = 1;
+  std::string against;            // --against: "", "default", "current" or a tuned table (the "before")
+  MeasureOptions measure;         // device, workers, protocol, limits, watchdog (shared with tune)
   std::string output;             // -o: results CSV ("" = none)
   std::string log_dir, tag;       // --log-dir DIR --tag before|after
   bool all_candidates = false;
   bool baseline = true;
-  Protocol protocol;
-  double err_ratio = -1;          // < 0: family default
-  double timeout_s = 600;
-  std::string exe;
-  int verbosity = 0;
+  int interleave_rounds = 5;      // --against: interleaved re-timing rounds
 };
 
 struct BenchSummary {
   int shapes = 0, dispatch_tuned = 0, dispatch_default = 0, not_runnable = 0, failed = 0;
+  std::string device;             // "cpu" or "gpu"
+  std::string against;            // what the "before" rows ran ("" when no --against)
   std::string output, log_file;
 };
 

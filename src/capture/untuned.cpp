@@ -1,3 +1,4 @@
+#include "cktune/core/names.hpp"
 #include "cktune/capture/untuned.hpp"
 
 #include <algorithm>
@@ -11,10 +12,7 @@ namespace cktune::capture {
 
 namespace {
 
-struct MSweepName {
-  MSweep value;
-  std::string_view text;
-};
+using MSweepName = EnumName<MSweep>;
 constexpr MSweepName kMSweepNames[] = {
     {MSweep::Observed, "observed"},
     {MSweep::Pow2, "pow2"},
@@ -53,15 +51,11 @@ int compare_cells(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::string_view m_sweep_name(MSweep s) {
-  for (const auto& n : kMSweepNames)
-    if (n.value == s) return n.text;
-  return "?";
+  return enum_text(kMSweepNames, s, "?");
 }
 
 std::optional<MSweep> m_sweep_from_name(std::string_view name) {
-  for (const auto& n : kMSweepNames)
-    if (n.text == name) return n.value;
-  return std::nullopt;
+  return enum_from_text(kMSweepNames, name);
 }
 
 std::vector<std::int64_t> m_sweep_sizes(MSweep s) {

@@ -2,9 +2,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cktune/tune/backend.hpp"
-#include "cktune/tune/name_filter.hpp"
-#include "cktune/tune/registry.hpp"
+#include "cktune/engine/backend.hpp"
+#include "cktune/engine/name_filter.hpp"
+#include "cktune/engine/registry.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 
@@ -17,7 +17,7 @@ void register_list(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   auto* cmd = app.add_subcommand("list", "List the kernel instances this build contains");
-  cmd->add_option("--device,--backend", o->backend, "cpu, gpu or all");
+  cmd->add_option("--device,--backend", o->backend, "cpu, gpu or all")->check(CLI::IsMember({"cpu", "gpu", "all"}));
   cmd->add_option("--family", o->family, "Only this family");
   cmd->add_option("--kernels", o->filter, "Only names matching this regular expression (RE2, partial match)");
   cmd->add_flag("--include-test-instances", o->test, "Also the planted wrong instances used by tests");
@@ -26,7 +26,8 @@ void register_list(CLI::App& app) {
     nlohmann::json out = nlohmann::json::array();
     NameFilter filter(o->filter);
     for (const auto& b : compiled_backends()) {
-      if (o->backend != "all" && o->backend != b) continue;
+      const std::string bn(to_string(b));
+      if (o->backend != "all" && o->backend != bn) continue;
       for (Family f : kAllFamilies) {
         if (!o->family.empty() && parse_family(o->family) != f) continue;
         for (const auto& d : list_instances(b, f, o->test)) {
@@ -34,10 +35,10 @@ void register_list(CLI::App& app) {
           if (o->json) {
             nlohmann::json p = nlohmann::json::object();
             for (const auto& [k, v] : d.params) p[k] = v;
-            out.push_back(nlohmann::json{{"backend", b}, {"family", family_name(f)}, {"id", d.id}, {"name", d.name},
-                           {"libtype", d.libtype}, {"split_k", d.split_k}, {"test_only", d.test_only}, {"params", p}});
+            out.push_back(nlohmann::json{{"backend", bn}, {"family", family_name(f)}, {"id", d.id}, {"name", d.name},
+                           {"libtype", to_string(d.provider)}, {"split_k", d.split_k}, {"test_only", d.test_only}, {"params", p}});
           } else {
-            fmt::print("{:<4} {:<16} {:>4}  {:<10} {}{}\n", b, family_name(f), d.id, d.libtype, d.name,
+            fmt::print("{:<4} {:<16} {:>4}  {:<10} {}{}\n", bn, family_name(f), d.id, to_string(d.provider), d.name,
                        d.test_only ? "  (test only)" : "");
           }
         }

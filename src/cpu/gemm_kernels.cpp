@@ -14,21 +14,15 @@
 namespace cktune {
 
 std::string_view to_string(CpuGemmAlgo a) {
-  for (const auto& n : kCpuGemmAlgoNames)
-    if (n.value == a) return n.text;
-  return "?";
+  return enum_text(kCpuGemmAlgoNames, a, "?");
 }
 
 std::string_view to_string(PlantedBug b) {
-  for (const auto& n : kPlantedBugNames)
-    if (n.value == b) return n.text;
-  return "?";
+  return enum_text(kPlantedBugNames, b, "?");
 }
 
 std::optional<PlantedBug> planted_bug_from_string(std::string_view s) {
-  for (const auto& n : kPlantedBugNames)
-    if (n.text == s) return n.value;
-  return std::nullopt;
+  return enum_from_text(kPlantedBugNames, s);
 }
 
 namespace {
@@ -265,6 +259,8 @@ void run(const CpuBlockscaleParams& p, const GemmCtx& c, uint16_t* out) {
   }
 }
 }  // namespace
+
+
 
 void cpu_a8w8_blockscale(const CpuBlockscaleParams& p, const BlockscaleGemmView& v, uint16_t* out) {
   if (!can_run(p, v.M, v.N, v.K, v.w_preshuffled))

@@ -14,9 +14,7 @@
 namespace cktune {
 
 std::string_view to_string(CpuMoeAlgo a) {
-  for (const auto& n : kCpuMoeAlgoNames)
-    if (n.value == a) return n.text;
-  return "?";
+  return enum_text(kCpuMoeAlgoNames, a, "?");
 }
 
 std::string kernel_name(const CpuMoeParams& p) {

@@ -9,7 +9,7 @@
 
 #include "cktune/discover/versions.hpp"
 #include "cktune/formats/family.hpp"
-#include "cktune/tune/registry.hpp"
+#include "cktune/engine/registry.hpp"
 
 namespace cktune::discover {
 
@@ -56,7 +56,7 @@ BuildContents build_contents_of_this_binary() {
   // The registry describes instances from plain data: no device is touched here.
   try {
     for (const auto& e : build_contents()) {
-      b.families.push_back({e.backend, std::string(family_name(e.family)), e.instances, e.test_only});
+      b.families.push_back({std::string(to_string(e.backend)), std::string(family_name(e.family)), e.instances, e.test_only});
     }
   } catch (const std::exception& e) {
     b.note = fmt::format("instance registry failed: {}", e.what());
@@ -74,7 +74,7 @@ DiscoverReport discover(const DiscoverOptions& o, const EnvMap& env) {
   r.cu_num_override = env_value(env, "CU_NUM");
 
   std::vector<std::pair<std::string, int>> gfx_cu;
-  for (const auto& g : r.gpus) gfx_cu.emplace_back(g.device.arch, g.device.cu_num);
+  for (const auto& g : r.gpus) gfx_cu.emplace_back(g.device.gfx, g.device.cu_num);
   r.device_keys = device_keys(gfx_cu, env);
 
   if (o.query_python) {
@@ -170,7 +170,7 @@ Json gpu_json(const GpuEntry& g) {
   Json j = {
       {"index", d.index},
       {"name", d.name},
-      {"arch", d.arch},
+      {"arch", d.gfx},
       {"arch_full", d.arch_full},
       {"cu_num", d.cu_num},
       {"memory_total_bytes", d.memory_total_bytes},
@@ -335,7 +335,7 @@ std::string gpu_line(const GpuEntry& g) {
     if (s.sm_clock_mhz) detail.push_back(fmt::format("now {} MHz", *s.sm_clock_mhz));
     if (!detail.empty()) state += " (" + fmt::format("{}", fmt::join(detail, ", ")) + ")";
   }
-  return fmt::format("  {:<3}{:<28} {:<8} {:>6}  {:<18} {:<11} {:>6}  {}\n", d.index, d.name, d.arch, d.cu_num, memory,
+  return fmt::format("  {:<3}{:<28} {:<8} {:>6}  {:<18} {:<11} {:>6}  {}\n", d.index, d.name, d.gfx, d.cu_num, memory,
                      clocks, fmt::format("{}M", d.l2_bytes >> 20), state);
 }
 

@@ -7,9 +7,7 @@
 namespace cktune::discover {
 
 std::string_view to_string(Ancestry a) {
-  for (const auto& n : kAncestryNames)
-    if (n.value == a) return n.text;
-  return "unknown";
+  return enum_text(kAncestryNames, a, "unknown");
 }
 
 namespace {

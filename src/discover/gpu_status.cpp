@@ -14,9 +14,7 @@
 namespace cktune::discover {
 
 std::string_view to_string(BusyState s) {
-  for (const auto& n : kBusyStateNames)
-    if (n.value == s) return n.text;
-  return "unknown";
+  return enum_text(kBusyStateNames, s, "unknown");
 }
 
 BusyState busy_state(std::optional<int> utilization_pct, std::optional<int> processes) {

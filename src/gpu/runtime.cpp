@@ -78,8 +78,8 @@ int attribute(rt::DeviceAttr a, int device) {
 }
 }  // namespace
 
-std::vector<GpuDeviceInfo> enumerate_gpus(std::string* why_empty, bool with_free_memory) {
-  std::vector<GpuDeviceInfo> out;
+std::vector<DeviceInfo> enumerate_gpus(std::string* why_empty, bool with_free_memory) {
+  std::vector<DeviceInfo> out;
   int n = 0;
   if (auto e = rt::get_device_count(&n); e != kSuccess) {
     (void)get_last_error();
@@ -96,17 +96,18 @@ std::vector<GpuDeviceInfo> enumerate_gpus(std::string* why_empty, bool with_free
     DeviceProp p;
     std::memset(&p, 0, sizeof p);
     CKTUNE_GPU_CHECK(rt::get_device_properties(&p, d));
-    GpuDeviceInfo info;
+    DeviceInfo info;
+    info.backend = "gpu";
     info.index = d;
     info.name = p.name;
 #if defined(CKTUNE_HIP)
     info.arch_full = p.gcnArchName;
-    info.arch = normalize_arch(info.arch_full);
+    info.gfx = normalize_arch(info.arch_full);
 #else
     info.compute_major = p.major;
     info.compute_minor = p.minor;
-    info.arch = sm_arch(p.major, p.minor);
-    info.arch_full = info.arch;
+    info.gfx = sm_arch(p.major, p.minor);
+    info.arch_full = info.gfx;
 #endif
     info.cu_num = p.multiProcessorCount;
     info.memory_total_bytes = p.totalGlobalMem;

@@ -22,7 +22,7 @@ void throw_gpu_error(int code, const char* expr, const char* file, int line) {
 
 std::string_view backend_name() { return "none"; }
 int device_count() { return 0; }
-std::vector<GpuDeviceInfo> enumerate_gpus(std::string* why_empty, bool /*with_free_memory*/) {
+std::vector<DeviceInfo> enumerate_gpus(std::string* why_empty, bool /*with_free_memory*/) {
   if (why_empty) *why_empty = kNoBackend;
   return {};
 }

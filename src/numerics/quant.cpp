@@ -11,9 +11,7 @@
 namespace cktune {
 
 std::string_view to_string(QDtype d) {
-  for (const auto& n : kQDtypeNames)
-    if (n.value == d) return n.text;
-  return "?";
+  return enum_text(kQDtypeNames, d, "?");
 }
 
 std::optional<QDtype> qdtype_from_string(std::string_view s) {
@@ -30,9 +28,7 @@ Fp8Format fp8_format_of(QDtype d) { return d == QDtype::Fp8E4M3FNUZ ? Fp8Format:
 float qdtype_max(QDtype d) { return d == QDtype::Int8 ? 127.0f : fp8_max(fp8_format_of(d)); }
 
 std::string_view to_string(QuantType q) {
-  for (const auto& n : kQuantTypeNames)
-    if (n.value == q) return n.text;
-  return "?";
+  return enum_text(kQuantTypeNames, q, "?");
 }
 
 std::optional<QuantType> quant_type_from_string(std::string_view s) {

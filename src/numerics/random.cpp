@@ -29,15 +29,11 @@ float RandomStream::normal_like(uint64_t i) const {
 }
 
 std::string_view to_string(InputDistribution d) {
-  for (const auto& n : kInputDistributionNames)
-    if (n.value == d) return n.text;
-  return "?";
+  return enum_text(kInputDistributionNames, d, "?");
 }
 
 std::optional<InputDistribution> input_distribution_from_string(std::string_view s) {
-  for (const auto& n : kInputDistributionNames)
-    if (n.text == s) return n.value;
-  return std::nullopt;
+  return enum_from_text(kInputDistributionNames, s);
 }
 
 namespace {

@@ -72,9 +72,7 @@ MoeSorting moe_sorting(std::span<const int32_t> topk_ids, std::span<const float>
 // ---- activation ----------------------------------------------------------------------------------
 
 std::string_view to_string(Activation a) {
-  for (const auto& n : kActivationNames)
-    if (n.value == a) return n.text;
-  return "?";
+  return enum_text(kActivationNames, a, "?");
 }
 
 std::optional<Activation> activation_from_string(std::string_view s) {

@@ -22,6 +22,7 @@ constexpr std::pair<ResultRole, std::string_view> kRoles[] = {
     {ResultRole::Dispatch, "dispatch"},
     {ResultRole::Baseline, "baseline"},
     {ResultRole::Candidate, "candidate"},
+    {ResultRole::Against, "against"},
 };
 
 constexpr std::pair<ResultSource, std::string_view> kSources[] = {

@@ -22,9 +22,13 @@
 #include "cktune/formats/cells.hpp"
 #include "cktune/formats/csv.hpp"
 #include "cktune/formats/lookup.hpp"
-#include "cktune/tune/backend.hpp"
-#include "cktune/tune/name_filter.hpp"
-#include "cktune/tune/registry.hpp"
+#include "cktune/results/results.hpp"
+#include "cktune/engine/backend.hpp"
+#include "cktune/engine/family_unit.hpp"
+#include "cktune/engine/problems.hpp"
+#include "cktune/engine/result_rows.hpp"
+#include "cktune/engine/name_filter.hpp"
+#include "cktune/engine/registry.hpp"
 #include "cktune/tune/state.hpp"
 #include "cktune/verify/verdict.hpp"
 
@@ -32,6 +36,11 @@ namespace cktune {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+
+namespace {
+// The scheduling cost model: the queue order, the shard balance and the ETA all use this.
+double shape_cost(const ProblemKey& k) { return k.flops() + 64.0 * k.min_bytes(); }
+}  // namespace
 
 std::optional<size_t> pick_winner(const std::vector<CandidateResult>& results, double err_limit,
                                   double tie_tolerance) {
@@ -42,10 +51,7 @@ std::optional<size_t> pick_winner(const std::vector<CandidateResult>& results, d
   if (!std::isfinite(best)) return std::nullopt;
   // Within the tie band, prefer the simpler and more portable candidate; the order never depends on
   // timing noise, so reruns with the same seed pick the same kernel when times tie.
-  auto rank = [](const CandidateResult& r) {
-    bool ours = r.libtype.rfind("cktune", 0) == 0;
-    return std::make_tuple(r.split_k, ours ? 0 : 1, r.id, r.name);
-  };
+  auto rank = [](const CandidateResult& r) { return std::make_tuple(r.split_k, is_own(r.provider) ? 0 : 1, r.id, r.name); };
   std::optional<size_t> win;
   for (size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
@@ -70,7 +76,7 @@ std::vector<ProblemKey> shard_keys(const std::vector<ProblemKey>& keys, const st
   if (n < 1 || i < 1 || i > n) throw Error(fmt::format("bad --shard '{}'", shard), "use I/N with 1 <= I <= N");
   std::vector<size_t> order(keys.size());
   for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-  auto cost = [&](size_t k) { return keys[k].flops() + 64.0 * keys[k].min_bytes(); };
+  auto cost = [&](size_t k) { return shape_cost(keys[k]); };
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     double ca = cost(a), cb = cost(b);
     if (ca != cb) return ca > cb;
@@ -89,81 +95,45 @@ std::vector<ProblemKey> shard_keys(const std::vector<ProblemKey>& keys, const st
   return out;
 }
 
+void TuneOptions::validate() const {
+  measure.validate();
+  auto bad = [](std::string_view opt, double v, std::string_view rule) {
+    return Error(fmt::format("{} {} is out of range: it must be {}", opt, v, rule), fmt::format("see `cktune help tune`"));
+  };
+  if (!std::isfinite(screen_factor) || (screen_factor != 0 && screen_factor < 1))
+    throw bad("--screen-factor", screen_factor, "0 (off) or at least 1");
+  if (!std::isfinite(retime_tolerance) || retime_tolerance < 0 || retime_tolerance > 1)
+    throw bad("--retime-tolerance", retime_tolerance, "a fraction from 0 to 1");
+  if (retime_rounds < 0 || retime_rounds > 1000) throw bad("--retime-rounds", retime_rounds, "from 0 to 1000");
+  if (!std::isfinite(tie_tolerance) || tie_tolerance < 0 || tie_tolerance > 1)
+    throw bad("--tie-tolerance", tie_tolerance, "a fraction from 0 to 1");
+  if (!std::isfinite(confirm_margin) || confirm_margin < 0) throw bad("--confirm-margin", confirm_margin, "0 (off) or more");
+  if (min_improvement_pct && (!std::isfinite(*min_improvement_pct) || *min_improvement_pct < 0))
+    throw bad("--min-improvement", *min_improvement_pct, "a percentage of 0 or more");
+  if (!profile_file.empty() && !output.empty()) {
+    std::error_code e1, e2;
+    if (fs::weakly_canonical(profile_file, e1) == fs::weakly_canonical(output, e2))
+      throw Error(fmt::format("-o and -o2 name the same file ({})", output),
+                  "the profile (-o2) is a results file and the table (-o) an AITER table: give them different names");
+  }
+}
+
 namespace {
 
-std::string py_bool(bool b) { return b ? "1" : "0"; }
-
 // The candidates a job evaluates: every instance of the family that the filters keep.
-std::vector<InstanceDesc> select_candidates(const TuneOptions& o, Family family) {
+std::vector<InstanceDesc> select_candidates(const TuneOptions& o, BackendKind backend, Family family) {
   std::vector<InstanceDesc> out;
   NameFilter filter(o.kernels);
-  for (auto& d : list_instances(o.device, family, o.include_test_instances)) {
+  for (auto& d : list_instances(backend, family, o.include_test_instances)) {
     if (!o.split_k && d.split_k > 1) continue;
+    const std::string lt(to_string(d.provider));
     if (!o.libtypes.empty() && std::find(o.libtypes.begin(), o.libtypes.end(), "all") == o.libtypes.end() &&
-        std::find(o.libtypes.begin(), o.libtypes.end(), d.libtype) == o.libtypes.end())
+        std::find(o.libtypes.begin(), o.libtypes.end(), lt) == o.libtypes.end())
       continue;
     if (!filter.matches(d.name)) continue;
     out.push_back(std::move(d));
   }
   return out;
-}
-
-std::vector<WorkerSpec> worker_specs(const TuneOptions& o) {
-  std::vector<WorkerSpec> w;
-  if (o.device == "gpu") {
-    std::vector<int> ids = o.gpus;
-    if (ids.empty())
-      for (int i = 0; i < std::max(1, o.mp); ++i) ids.push_back(i);
-    for (int id : ids) w.push_back({"gpu", id});
-  } else {
-    for (int i = 0; i < std::max(1, o.mp); ++i) w.push_back({"cpu", i});
-  }
-  return w;
-}
-
-// Cells of one tuned row in the family's tuned schema.
-std::vector<std::string> tuned_row(Family family, const DeviceInfo& dev, const ProblemKey& key,
-                                   const CandidateResult& r, const InstanceDesc* desc) {
-  std::string block_m = "0";
-  if (desc != nullptr)
-    for (const auto& [k, v] : desc->params)
-      if (k == "block_m") block_m = v;
-  NamedCells cells;
-  cells.emplace_back("gfx", dev.gfx);
-  cells.emplace_back("cu_num", format_int(dev.cu_num));
-  const auto& cols = spec(family).untuned;
-  for (size_t i = 0; i < cols.size(); ++i) cells.emplace_back(cols[i], key.cells[i]);
-  double us = r.time.median_us;
-  double tflops = key.flops() / (us * 1e6);
-  double bw = key.min_bytes() / (us * 1e-6) / 1e9;
-  if (spec(family).is_moe) {
-    // cktune's MoE candidates run both stages as one timed unit: us1 holds that time and kernelName1 the
-    // instance; the stage-2 cells are empty-kernel zeros (documented in docs/formats.md).
-    cells.emplace_back("block_m", block_m);
-    cells.emplace_back("ksplit", format_int(r.split_k > 1 ? r.split_k : 0));
-    cells.emplace_back("us1", format_us(us));
-    cells.emplace_back("kernelName1", r.name);
-    cells.emplace_back("err1", format_moe_err(r.check.err_ratio));
-    cells.emplace_back("us2", format_us(0.0));
-    cells.emplace_back("kernelName2", "");
-    cells.emplace_back("err2", format_moe_err(0.0));
-    cells.emplace_back("us", format_us(us));
-    cells.emplace_back("run_1stage", py_bool(true));
-    cells.emplace_back("xbf16", py_bool(false));
-    cells.emplace_back("flat", py_bool(false));
-    cells.emplace_back("tflops", format_tflops(tflops));
-    cells.emplace_back("bw", format_bw(bw));
-  } else {
-    if (spec(family).has_libtype) cells.emplace_back("libtype", r.libtype);
-    cells.emplace_back("kernelId", format_int(r.id));
-    cells.emplace_back("splitK", format_int(r.split_k));
-    cells.emplace_back("us", format_us(us));
-    cells.emplace_back("kernelName", r.name);
-    cells.emplace_back("tflops", format_tflops(tflops));
-    cells.emplace_back("bw", format_bw(bw));
-    cells.emplace_back("errRatio", format_err_ratio(r.check.err_ratio));
-  }
-  return make_tuned_row(family, cells);
 }
 
 std::string describe_failures(const std::vector<CandidateResult>& results) {
@@ -176,23 +146,42 @@ std::string describe_failures(const std::vector<CandidateResult>& results) {
 
 bool stderr_is_tty() { return ::isatty(STDERR_FILENO) == 1; }
 
+std::string format_seconds(double s) {
+  if (!std::isfinite(s) || s < 0) return "--";
+  if (s < 90) return fmt::format("{:.0f} s", s);
+  if (s < 5400) return fmt::format("{:.0f} min", s / 60);
+  return fmt::format("{:.1f} h", s / 3600);
+}
+
 }  // namespace
 
 TuneSummary run_tune(const TuneOptions& o) {
   const auto t0 = Clock::now();
   TuneSummary sum;
+  o.validate();
 
   // 1. Load: the shapes, the family, the existing table.
   std::optional<Family> family = o.family;
   std::vector<ProblemKey> keys = load_problems(o.input, family);
   const Family fam = *family;
-  const double err_limit = o.err_ratio_given ? o.err_ratio : (spec(fam).is_moe ? 0.1 : 0.05);
+  if (keys.empty())
+    throw Error(fmt::format("{}: no shapes to tune (the table has a header and no rows)", o.input),
+                "capture shapes first (`cktune capture`), or check that -i names the right file");
+  const double err_limit = o.measure.err_limit(fam);
   TunedTable table = TunedTable::open(o.output, fam);
 
-  // 2. Select: candidates and this run's share of shapes.
-  std::vector<InstanceDesc> cands = select_candidates(o, fam);
+  // 2. Select: devices, candidates and this run's share of shapes.
+  const DeviceChoice devices_wanted = choose_devices(o.measure);
+  log().info("device: {} ({})", to_string(devices_wanted.backend), devices_wanted.why);
+  const FamilyUnit* unit = find_family_unit(fam, devices_wanted.backend);
+  if (unit == nullptr)
+    throw Error(fmt::format("the {} backend has no {} implementation", to_string(devices_wanted.backend),
+                            family_name(fam)),
+                "see `cktune list` for what each backend offers; --device cpu runs every family cktune has");
+  std::vector<InstanceDesc> cands = select_candidates(o, devices_wanted.backend, fam);
   if (cands.empty())
-    throw Error(fmt::format("no {} candidate on backend '{}' passes the filters", family_name(fam), o.device),
+    throw Error(fmt::format("no {} candidate on backend '{}' passes the filters", family_name(fam),
+                            to_string(devices_wanted.backend)),
                 "see `cktune list` and check --libtype / --kernels / --device");
   std::vector<std::string> cand_names;
   std::map<std::string, const InstanceDesc*> desc_of;
@@ -210,12 +199,7 @@ TuneSummary run_tune(const TuneOptions& o) {
   sum.total = static_cast<int>(keys.size());
 
   // 3. Devices: start the workers first; gfx and cu_num of the rows come from the device they run on.
-  PoolOptions popt;
-  popt.exe = o.exe;
-  popt.candidate_timeout_s = o.timeout_s;
-  popt.prepare_timeout_s = o.prepare_timeout_s;
-  for (int i = 0; i < o.verbosity; ++i) popt.worker_args.push_back("-v");
-  WorkerPool pool(worker_specs(o), popt);
+  WorkerPool pool(worker_specs(devices_wanted), pool_options(o.measure));
   std::vector<DeviceInfo> devices = pool.start();
   const DeviceInfo dev = devices.front();
   const std::string timer_name = dev.backend == "gpu" ? "events" : "steady_clock";
@@ -225,14 +209,18 @@ TuneSummary run_tune(const TuneOptions& o) {
                               d.gfx, d.cu_num),
                   "tune one kind of GPU per run: choose them with --gpus or CUDA_VISIBLE_DEVICES");
 
-  // 4. Resume: the journal knows what an interrupted run of the same command already finished.
+  // 4. Resume. The table is the truth: a key with a row is done (unless --all, where the journal says
+  // which rows this run already rewrote); a key without a row is tuned whatever the journal says, except
+  // that --min-improvement may have decided on purpose to write none ("kept").
   RunState state = RunState::open(o.output, run_identity(o, fam, keys, cand_names, dev));
   std::deque<Job> jobs;
   std::vector<ProblemKey> todo;
   for (const auto& k : keys) {
-    bool in_table = table.has(dev.gfx, dev.cu_num, k);
-    bool done_this_run = state.finished(k, o.retry_failed);
-    if ((in_table && !o.all) || done_this_run) {
+    const bool in_table = table.has(dev.gfx, dev.cu_num, k);
+    const std::optional<JournalStatus> journal = state.status(k);
+    const bool done = in_table ? (!o.all || journal == JournalStatus::Tuned || journal == JournalStatus::Kept)
+                               : journal == JournalStatus::Kept;
+    if (done) {
       ++sum.skipped;
       continue;
     }
@@ -244,23 +232,17 @@ TuneSummary run_tune(const TuneOptions& o) {
     todo.push_back(k);
   }
   // Costliest first, so the long shapes do not end up alone at the end of a multi-GPU run.
-  std::stable_sort(todo.begin(), todo.end(), [](const ProblemKey& a, const ProblemKey& b) {
-    return a.flops() + 64 * a.min_bytes() > b.flops() + 64 * b.min_bytes();
-  });
+  std::stable_sort(todo.begin(), todo.end(),
+                   [](const ProblemKey& a, const ProblemKey& b) { return shape_cost(a) > shape_cost(b); });
+  double cost_total = 0, cost_done = 0;
+  for (const auto& k : todo) cost_total += shape_cost(k);
   int next_id = 0;
   for (const auto& k : todo) {
-    Job j;
-    j.id = next_id++;
-    j.key = k;
-    j.candidates = cand_names;
-    j.seed = o.protocol.seed;
-    j.protocol = o.protocol;
-    j.protocol.timer = timer_name;
-    j.tolerance.max_err_ratio = err_limit;
-    j.tolerance.max_row_err_ratio = o.max_row_err_ratio;
+    Job j = make_job(next_id++, k, cand_names, o.measure, timer_name);
     j.screen_factor = o.screen_factor;
     j.retime_tolerance = o.retime_tolerance;
     j.retime_rounds = o.retime_rounds;
+    j.confirm_margin = o.confirm_margin;
     j.faults = faults;
     jobs.push_back(std::move(j));
   }
@@ -275,23 +257,26 @@ TuneSummary run_tune(const TuneOptions& o) {
 
   // 5. Measure, pick, write: each finished shape is saved before the next result is looked at.
   int done = 0, cands_done = 0;
+  std::map<std::vector<std::string>, std::string> failure_of;  // this run's reason per failed key
+  std::vector<double> speedups;                                // default / winner, where the default ran
   const bool tty = stderr_is_tty() && o.progress;
   auto last_line = Clock::now();
   PoolCallbacks cb;
   cb.on_event = [&](const std::string&, const nlohmann::json& ev) {
-    if (ev.value("ev", "") == "result") {
+    if (event_kind(ev) == EventKind::Result) {
       ++cands_done;
       if (sum.first_timing_s < 0) sum.first_timing_s = std::chrono::duration<double>(Clock::now() - t0).count();
     }
   };
   cb.on_tick = [&](const std::vector<WorkerStatus>& st) {
-    double el = std::chrono::duration<double>(Clock::now() - t0).count();
-    double rate = done > 0 ? done / el : 0.0;
-    double eta = rate > 0 ? (static_cast<double>(todo.size()) - done) / rate : 0.0;
-    std::string line = fmt::format("tune: {}/{} shapes, {} candidate results, {:.2f} shapes/s, ETA {:.0f} s", done,
-                                   todo.size(), cands_done, rate, eta);
+    const double el = std::chrono::duration<double>(Clock::now() - t0).count();
+    // ETA from the cost model: seconds per unit of cost so far, times the cost still queued. Unknown
+    // until a shape has finished.
+    const double eta = cost_done > 0 ? el / cost_done * (cost_total - cost_done) : -1.0;
+    std::string line = fmt::format("tune: {}/{} shapes, {} candidate results, {:.0f} s elapsed, ETA {}", done,
+                                   todo.size(), cands_done, el, format_seconds(eta));
     for (const auto& s : st)
-      line += fmt::format(" | {} {} {:.0f}s {}", s.label, s.state, s.seconds_in_state, s.activity);
+      line += fmt::format(" | {} {} {:.0f}s {}", s.label, to_string(s.state), s.seconds_in_state, s.activity);
     if (tty) {
       fmt::print(stderr, "\r\033[K{}", line.substr(0, 200));
     } else if (std::chrono::duration<double>(Clock::now() - last_line).count() >= 10.0) {
@@ -302,6 +287,7 @@ TuneSummary run_tune(const TuneOptions& o) {
   cb.on_job_done = [&](const JobOutcome& out) {
     ++done;
     const ProblemKey& key = out.job.key;
+    cost_done += shape_cost(key);
     if (tty) fmt::print(stderr, "\r\033[K");
     if (profile) {
       std::vector<ResultRow> rows;
@@ -313,16 +299,18 @@ TuneSummary run_tune(const TuneOptions& o) {
     sum.candidates += static_cast<int>(out.results.size());
     if (!out.failure.empty()) {
       ++sum.failed;
+      failure_of[key.cells] = out.failure;
       log().error("{}: failed: {}", key.to_string(), out.failure);
-      state.record(key, "failed", out.failure);
+      state.record(key, JournalStatus::Failed, out.failure);
       return;
     }
     auto win = pick_winner(out.results, err_limit, o.tie_tolerance);
     if (!win) {
       ++sum.failed;
       std::string why = describe_failures(out.results);
+      failure_of[key.cells] = "no candidate passed (" + why + ")";
       log().error("{}: no candidate passed ({})", key.to_string(), why);
-      state.record(key, "failed", why);
+      state.record(key, JournalStatus::Failed, why);
       return;
     }
     // Did re-timing change the winner? Compare with the pick on first timings alone.
@@ -333,6 +321,9 @@ TuneSummary run_tune(const TuneOptions& o) {
     if (win_first && *win_first != *win) ++sum.changed_on_retime;
 
     const CandidateResult& w = out.results[*win];
+    for (const auto& r : out.results)
+      if (r.name == out.default_instance && r.verdict == Verdict::Passed && w.time.median_us > 0)
+        speedups.push_back(r.time.median_us / w.time.median_us);
     // What the runtime runs today for this key: the existing row's kernel, else the default heuristic.
     std::string current = table.kernel_for(dev.gfx, dev.cu_num, key);
     bool had_row = !current.empty();
@@ -346,25 +337,40 @@ TuneSummary run_tune(const TuneOptions& o) {
         ++sum.kept;
         log().info("{}: best {} is only {:.1f}% faster than the current {} (< {}%): {}", key.to_string(), w.name,
                    gain, current, *o.min_improvement_pct, had_row ? "kept the existing row" : "no row written");
-        state.record(key, "kept", current);
+        state.record(key, JournalStatus::Kept, current);
         return;
       }
     }
-    table.put(tuned_row(fam, out.device, key, w, desc_of.count(w.name) ? desc_of[w.name] : nullptr));
+    table.put(unit->tuned_row(key, out.device, w, *desc_of.at(w.name)));
     table.save();
     ++sum.tuned;
     if (had_row) ++sum.replaced; else ++sum.added;
-    state.record(key, "tuned", w.name);
-    log().info("{}: {} {:.2f} us ({} of {} candidates passed{})", key.to_string(), w.name, w.time.median_us,
+    state.record(key, JournalStatus::Tuned, w.name);
+    log().info("{}: {} {:.2f} us ({} of {} candidates passed{}{})", key.to_string(), w.name, w.time.median_us,
                std::count_if(out.results.begin(), out.results.end(),
                              [](const CandidateResult& r) { return r.verdict == Verdict::Passed; }),
-               out.results.size(), cur ? fmt::format(", {:.2f}x vs current {}", cur->time.median_us / w.time.median_us, current) : "");
+               out.results.size(), w.confirmed ? ", confirmed on fresh buffers" : "",
+               cur ? fmt::format(", {:.2f}x vs current {}", cur->time.median_us / w.time.median_us, current) : "");
   };
   pool.run(std::move(jobs), cb);
   if (tty) fmt::print(stderr, "\r\033[K");
 
+  // 6. Account: every requested key must now have a verified row (or a deliberate "kept").
+  if (!table.csv().rows.empty() || sum.total == 0) table.save();  // a shard with no keys still leaves a table
+  for (const auto& k : keys) {
+    if (table.has(dev.gfx, dev.cu_num, k) || state.status(k) == JournalStatus::Kept) continue;
+    auto it = failure_of.find(k.cells);
+    sum.missing.push_back({k.to_string(), it != failure_of.end() ? it->second : "not tuned"});
+  }
+  if (!speedups.empty()) {
+    double lg = 0;
+    for (double x : speedups) lg += std::log(x);
+    sum.speedup_vs_default = std::exp(lg / static_cast<double>(speedups.size()));
+    sum.speedup_shapes = static_cast<int>(speedups.size());
+  }
+  sum.device = to_string(devices_wanted.backend);
   sum.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  write_provenance(o, fam, devices, sum.total, "finished");
+  write_provenance(o, fam, devices, sum.total, sum.missing.empty() ? "finished" : "incomplete");
   return sum;
 }
 

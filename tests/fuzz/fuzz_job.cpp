@@ -1,4 +1,4 @@
-// libFuzzer target: the worker protocol's JSON readers (cktune/tune/job.hpp): job_from_json (what a
+// libFuzzer target: the worker protocol's JSON readers (cktune/engine/job.hpp): job_from_json (what a
 // worker reads on stdin) and candidate_result_from_json (what the parent reads back).
 //
 // The input is one JSON document. nlohmann's own exceptions (a missing field, a wrong type) are the
@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cktune/core/error.hpp"
-#include "cktune/tune/job.hpp"
+#include "cktune/engine/job.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   const nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);

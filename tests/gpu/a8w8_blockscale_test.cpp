@@ -4,12 +4,15 @@
 
 #if defined(CKTUNE_WITH_GPU)  // the kernel table exists only in GPU builds
 
+#include <array>
 #include <chrono>
 #include <set>
 
+#include "cktune/engine/evaluate.hpp"
+#include "cktune/engine/family_unit.hpp"
+#include "cktune/engine/policy.hpp"
 #include "cktune/gpu/device.hpp"
-#include "cktune/tune/backend.hpp"
-#include "gpu/gpu_backend.hpp"
+#include "backends/gpu_backend.hpp"
 #include "kernels/a8w8_blockscale/a8w8_blockscale.hpp"
 
 namespace cktune {
@@ -17,6 +20,16 @@ namespace {
 
 ProblemKey key(int M, int N, int K) {
   return ProblemKey{Family::A8W8Blockscale, {std::to_string(M), std::to_string(N), std::to_string(K)}};
+}
+
+// cuBLASLt slots first, then every split-K instance: the order that exposed the shared-workspace bug.
+std::vector<std::string> unit_names() {
+  std::vector<std::string> vendor, split;
+  for (const auto& d : find_family_unit(Family::A8W8Blockscale, BackendKind::Gpu)->describe())
+    (d.provider == Provider::Blaslt ? vendor : split).push_back(d.name);
+  std::erase_if(split, [](const std::string& n) { return n.find("_sk1") != std::string::npos; });
+  vendor.insert(vendor.end(), split.begin(), split.end());
+  return vendor;
 }
 
 TEST(GpuBlockscale, NamesAreUniqueAndBuiltFromTheParameters) {
@@ -36,6 +49,7 @@ TEST(GpuBlockscale, KNotAMultipleOf128IsRejectedByEveryInstance) {
 TEST(GpuBlockscale, EveryInstanceMatchesTheReferenceOnRaggedShapes) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
   auto backend = make_gpu_backend(0);
+  const FamilyUnit& unit = *find_family_unit(Family::A8W8Blockscale, BackendKind::Gpu);
   const std::uint64_t seed =
       static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
@@ -46,15 +60,15 @@ TEST(GpuBlockscale, EveryInstanceMatchesTheReferenceOnRaggedShapes) {
   std::set<std::string> ran;
   for (const auto& s : shapes) {
     ProblemKey k = key(s[0], s[1], s[2]);
-    auto wl = backend->prepare(k, protocol, seed + static_cast<std::uint64_t>(s[0]));
-    for (auto& inst : backend->instances(Family::A8W8Blockscale)) {
+    auto wl = unit.prepare(k, protocol, seed + static_cast<std::uint64_t>(s[0]), *backend);
+    for (auto& inst : unit.instances(*backend)) {
       if (!inst->why_not(k).empty()) {
         ++not_supported;
         continue;
       }
       CheckResult r;
       try {
-        r = backend->verify(*inst, *wl, Tolerance::gemm());
+        r = run_and_check(*inst, *wl, Tolerance::gemm());
       } catch (const NotSupportedError&) {
         ++not_supported;  // a cuBLASLt heuristic slot the library left empty for this shape
         continue;
@@ -71,6 +85,65 @@ TEST(GpuBlockscale, EveryInstanceMatchesTheReferenceOnRaggedShapes) {
   EXPECT_GT(passed, 0);
   // Every cktune instance must have run (and passed) on at least one of the shapes.
   for (const auto& p : kernels::a8w8_blockscale::instances()) EXPECT_TRUE(ran.count(p.name)) << p.name << " never ran";
+}
+
+// The history bug of 2026-11 (docs/perf.md): split-K kernels keep tile counters in their scratch, and
+// cuBLASLt once shared that buffer as its workspace; after a cuBLASLt algorithm ran, the counters held
+// garbage and the split-K kernels skipped their reduction (nothing written, and a time too short).
+// Every split-K instance, run after every cuBLASLt slot on the same workload, must write every output in
+// every launch: poison, several launches, check.
+TEST(GpuBlockscale, SplitKAfterTheVendorLibraryStillWritesEveryOutput) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
+  auto backend = make_gpu_backend(0);
+  const FamilyUnit& unit = *find_family_unit(Family::A8W8Blockscale, BackendKind::Gpu);
+  Protocol protocol;
+  protocol.rotate = 2;
+  for (const auto& s : {std::array<int, 3>{100, 576, 7168}, std::array<int, 3>{64, 4096, 7168}}) {
+    ProblemKey k = key(s[0], s[1], s[2]);
+    auto wl = unit.prepare(k, protocol, 7, *backend);
+    auto insts = unit.instances(*backend);
+    int split_checked = 0;
+    for (int round = 0; round < 2; ++round)
+      for (auto& inst : insts) {
+        if (!inst->why_not(k).empty()) continue;
+        const bool vendor = inst->desc().provider == Provider::Blaslt;
+        if (!vendor && inst->desc().split_k <= 1) continue;
+        wl->output().poison();
+        try {
+          for (int i = 0; i < 6; ++i) inst->launch(*wl, i % wl->sets());
+        } catch (const NotSupportedError&) {
+          continue;
+        }
+        CheckResult r = check_output_now(*wl, Tolerance::gemm());
+        EXPECT_EQ(r.verdict, Verdict::Passed) << inst->desc().name << " (round " << round << ") on " << k.to_string()
+                                              << ": " << r.reason;
+        if (!vendor) ++split_checked;
+      }
+    EXPECT_GT(split_checked, 0) << k.to_string();
+  }
+}
+
+// The same through the engine: a job whose candidates run cuBLASLt first and split-K after must pass
+// every split-K candidate, and the engine's check of the timed launches must agree.
+TEST(GpuBlockscale, EvaluationIsIndependentOfCandidateOrder) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
+  auto backend = make_gpu_backend(0);
+  InstanceCache cache(*backend);
+  Job job;
+  job.key = key(100, 576, 7168);
+  job.protocol.iters = 20;
+  job.protocol.warmup = 2;
+  job.screen_factor = 0;
+  job.retime_rounds = 0;
+  for (const auto& d : unit_names()) job.candidates.push_back(d);
+  auto results = evaluate_job(*backend, cache, job, [](const nlohmann::json&) {});
+  int split = 0;
+  for (const auto& r : results) {
+    if (r.verdict == Verdict::NotSupported) continue;
+    EXPECT_EQ(r.verdict, Verdict::Passed) << r.name << ": " << r.reason;
+    if (r.split_k > 1) ++split;
+  }
+  EXPECT_GT(split, 0);
 }
 
 }  // namespace

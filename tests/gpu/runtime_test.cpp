@@ -30,8 +30,8 @@ TEST_F(GpuRuntime, EnumeratesDevicesWithArchAndCuNum) {
   ASSERT_FALSE(gpus.empty()) << why;
   for (const auto& g : gpus) {
     EXPECT_FALSE(g.name.empty());
-    EXPECT_TRUE(g.arch.rfind("sm_", 0) == 0 || g.arch.rfind("gfx", 0) == 0) << g.arch;
-    EXPECT_EQ(g.arch.find(':'), std::string::npos) << g.arch;
+    EXPECT_TRUE(g.gfx.rfind("sm_", 0) == 0 || g.gfx.rfind("gfx", 0) == 0) << g.gfx;
+    EXPECT_EQ(g.gfx.find(':'), std::string::npos) << g.gfx;
     EXPECT_GT(g.cu_num, 0);
     EXPECT_GT(g.memory_total_bytes, 0u);
     ASSERT_TRUE(g.memory_free_bytes.has_value());

@@ -19,15 +19,13 @@
 #include <string_view>
 #include <vector>
 
+#include "cktune/core/names.hpp"
 #include "cktune/ref/gemm.hpp"
 
 namespace cktune {
 
 enum class CpuGemmAlgo { Naive, Tiled, SplitK };
-struct CpuGemmAlgoName {
-  CpuGemmAlgo value;
-  std::string_view text;
-};
+using CpuGemmAlgoName = EnumName<CpuGemmAlgo>;
 inline constexpr CpuGemmAlgoName kCpuGemmAlgoNames[] = {
     {CpuGemmAlgo::Naive, "naive"}, {CpuGemmAlgo::Tiled, "tiled"}, {CpuGemmAlgo::SplitK, "splitk"}};
 std::string_view to_string(CpuGemmAlgo a);
@@ -38,16 +36,17 @@ enum class PlantedBug {
   CorruptRow,    // row M/2 loads its activations one element late (off-by-one pointer)
   MissingKTail,  // the K loop stops one 128-block early (the tail block is dropped)
   PartialWrite,  // the last max(1, M/8) rows are never stored
+  FirstLaunchOnly,  // the instance computes in its first launch only; later ones return at once without
+                    // writing (state carried between launches, as stale split-K tile counters cause).
+                    // The kernel itself computes honestly: the state lives in the instance (family unit).
 };
-struct PlantedBugName {
-  PlantedBug value;
-  std::string_view text;
-};
+using PlantedBugName = EnumName<PlantedBug>;
 inline constexpr PlantedBugName kPlantedBugNames[] = {
     {PlantedBug::None, "none"},
     {PlantedBug::CorruptRow, "corrupt_row"},
     {PlantedBug::MissingKTail, "missing_k_tail"},
     {PlantedBug::PartialWrite, "partial_write"},
+    {PlantedBug::FirstLaunchOnly, "first_launch_only"},
 };
 std::string_view to_string(PlantedBug b);
 std::optional<PlantedBug> planted_bug_from_string(std::string_view s);

@@ -12,16 +12,14 @@
 #include <string_view>
 #include <vector>
 
+#include "cktune/core/names.hpp"
 #include "cktune/cpu/gemm_kernels.hpp"
 #include "cktune/ref/moe.hpp"
 
 namespace cktune {
 
 enum class CpuMoeAlgo { PerToken, ExpertGrouped };
-struct CpuMoeAlgoName {
-  CpuMoeAlgo value;
-  std::string_view text;
-};
+using CpuMoeAlgoName = EnumName<CpuMoeAlgo>;
 inline constexpr CpuMoeAlgoName kCpuMoeAlgoNames[] = {{CpuMoeAlgo::PerToken, "per_token"},
                                                       {CpuMoeAlgo::ExpertGrouped, "grouped"}};
 std::string_view to_string(CpuMoeAlgo a);

@@ -27,7 +27,7 @@ struct DiscoverOptions {
 };
 
 struct GpuEntry {
-  gpu::GpuDeviceInfo device;
+  DeviceInfo device;
   std::optional<GpuStatus> status;  // from NVML / rocm-smi, matched by PCI bus id
 };
 

@@ -1,16 +1,14 @@
 #pragma once
 // Where a Python package's source came from when it sits in a git checkout (AITER dev installs):
 // commit, and whether that commit descends from the minimum the sglang playbook requires.
+#include "cktune/core/names.hpp"
 #include <string>
 #include <string_view>
 
 namespace cktune::discover {
 
 enum class Ancestry { Yes, No, Unknown };
-struct AncestryName {
-  Ancestry value;
-  std::string_view text;
-};
+using AncestryName = EnumName<Ancestry>;
 inline constexpr AncestryName kAncestryNames[] = {
     {Ancestry::Yes, "yes"},
     {Ancestry::No, "no"},

@@ -2,6 +2,7 @@
 // Live state of the GPUs from the vendor's management interface: NVML (libnvidia-ml.so.1, loaded with
 // dlopen so the binary never depends on it) on NVIDIA, `rocm-smi --json` on AMD (unverified: no AMD
 // machine here). Answers "busy or free", current clocks and utilisation; "unknown" when neither is there.
+#include "cktune/core/names.hpp"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,10 +12,7 @@
 namespace cktune::discover {
 
 enum class BusyState { Free, Busy, Unknown };
-struct BusyStateName {
-  BusyState value;
-  std::string_view text;
-};
+using BusyStateName = EnumName<BusyState>;
 inline constexpr BusyStateName kBusyStateNames[] = {
     {BusyState::Free, "free"},
     {BusyState::Busy, "busy"},

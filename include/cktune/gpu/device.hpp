@@ -8,25 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "cktune/core/device.hpp"
+
 namespace cktune::gpu {
 
-struct GpuDeviceInfo {
-  int index = 0;                    // device ordinal as this process sees it (after *_VISIBLE_DEVICES)
-  std::string name;                 // "NVIDIA H100 80GB HBM3", "AMD Instinct MI300X"
-  std::string arch;                 // AITER's gfx column: "sm_90", "gfx942" (features stripped)
-  std::string arch_full;            // as the runtime reports it: "gfx942:sramecc+:xnack-", "sm_90"
-  int compute_major = 0;            // CUDA compute capability (0 on AMD)
-  int compute_minor = 0;
-  int cu_num = 0;                   // multiProcessorCount: SMs on NVIDIA, CUs on AMD
-  std::uint64_t memory_total_bytes = 0;
-  std::optional<std::uint64_t> memory_free_bytes;  // needs a context on the device; empty when not asked
-  int sm_clock_khz = 0;             // peak core clock the runtime reports (0 = not given)
-  int memory_clock_khz = 0;         // peak memory clock (0 = not given)
-  int memory_bus_width_bits = 0;
-  std::uint64_t l2_bytes = 0;
-  std::uint64_t shared_memory_per_block_optin = 0;
-  std::string pci_bus_id;           // "0000:18:00.0" (lower-case hex), for matching NVML / rocm-smi
-};
+// One device description for the whole project: cktune/core/device.hpp.
+using cktune::DeviceInfo;
 
 // Versions of the runtime linked into this binary and of the installed driver.
 struct RuntimeVersions {
@@ -45,7 +32,7 @@ int device_count();
 // Every visible device. Empty with `why_empty` set ("this build has no GPU backend", "no CUDA-capable
 // device is detected", ...) when there is none. `with_free_memory` creates a context on each device
 // to ask for free memory (slow-ish, ~0.1-0.5 s per device on first use).
-std::vector<GpuDeviceInfo> enumerate_gpus(std::string* why_empty = nullptr, bool with_free_memory = false);
+std::vector<DeviceInfo> enumerate_gpus(std::string* why_empty = nullptr, bool with_free_memory = false);
 
 RuntimeVersions runtime_versions();
 

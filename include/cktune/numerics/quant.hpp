@@ -7,16 +7,14 @@
 #include <string_view>
 #include <vector>
 
+#include "cktune/core/names.hpp"
 #include "cktune/numerics/fp8.hpp"
 
 namespace cktune {
 
 // The 8-bit element types of quantised operands (AITER's q_dtype_* cells).
 enum class QDtype { Int8, Fp8E4M3FN, Fp8E4M3FNUZ };
-struct QDtypeName {
-  QDtype value;
-  std::string_view text;
-};
+using QDtypeName = EnumName<QDtype>;
 inline constexpr QDtypeName kQDtypeNames[] = {
     {QDtype::Int8, "torch.int8"},
     {QDtype::Fp8E4M3FN, "torch.float8_e4m3fn"},
@@ -31,10 +29,7 @@ float qdtype_max(QDtype d);        // 127, 448, 240
 
 // AITER's QuantType cells. per_128x128 weights are written as per_1x128 in its tables.
 enum class QuantType { No, PerTensor, PerToken, Per1x32, Per1x128 };
-struct QuantTypeName {
-  QuantType value;
-  std::string_view text;
-};
+using QuantTypeName = EnumName<QuantType>;
 inline constexpr QuantTypeName kQuantTypeNames[] = {
     {QuantType::No, "QuantType.No"},           {QuantType::PerTensor, "QuantType.per_Tensor"},
     {QuantType::PerToken, "QuantType.per_Token"}, {QuantType::Per1x32, "QuantType.per_1x32"},

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cktune/core/names.hpp"
 #include "cktune/numerics/fp8.hpp"
 #include "cktune/numerics/quant.hpp"
 
@@ -46,10 +47,7 @@ enum class InputDistribution {
            // [0.5, 1.5). Outputs sum terms of both signs, so a misaddressed or dropped block shows
            // up as a large relative error instead of a small bias: the stricter test, cktune's default.
 };
-struct InputDistributionName {
-  InputDistribution value;
-  std::string_view text;
-};
+using InputDistributionName = EnumName<InputDistribution>;
 inline constexpr InputDistributionName kInputDistributionNames[] = {
     {InputDistribution::Aiter, "aiter"},
     {InputDistribution::Signed, "signed"},

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cktune/core/names.hpp"
 #include "cktune/numerics/quant.hpp"
 #include "cktune/numerics/random.hpp"
 
@@ -42,10 +43,7 @@ MoeSorting moe_sorting(std::span<const int32_t> topk_ids, std::span<const float>
 // ---- 2-stage fused MoE ----------------------------------------------------------------------------
 
 enum class Activation { Silu, Gelu };
-struct ActivationName {
-  Activation value;
-  std::string_view text;
-};
+using ActivationName = EnumName<Activation>;
 inline constexpr ActivationName kActivationNames[] = {
     {Activation::Silu, "ActivationType.Silu"},
     {Activation::Gelu, "ActivationType.Gelu"},

@@ -12,7 +12,7 @@
 
 #include "cktune/formats/csv.hpp"
 #include "cktune/formats/family.hpp"
-#include "cktune/tune/problem.hpp"
+#include "cktune/formats/problem.hpp"
 #include "cktune/verify/verdict.hpp"
 
 namespace cktune {
@@ -22,6 +22,7 @@ enum class ResultRole {
   Dispatch,   // what the runtime dispatch runs for this key today: the tuned row if any, else the default
   Baseline,   // a vendor library (cuBLASLt, hipBLASLt, ...) timed in the same run
   Candidate,  // one candidate of a tuning run (--all-candidates, tune's profile file)
+  Against,    // bench --against: the "before" kernel, timed interleaved with the dispatch row in one run
 };
 std::string_view to_string(ResultRole role);
 std::optional<ResultRole> result_role_from_string(std::string_view text);

@@ -6,10 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "cktune/engine/job.hpp"
+#include "cktune/engine/options.hpp"
 #include "cktune/formats/family.hpp"
-#include "cktune/results/results.hpp"
-#include "cktune/tune/job.hpp"
-#include "cktune/tune/pool.hpp"
 
 namespace cktune {
 
@@ -18,32 +17,26 @@ struct TuneOptions {
   std::string output;                   // -o: tuned CSV (read first: its keys are skipped unless --all)
   std::string profile_file;             // -o2: every candidate's result (cktune results format)
   std::optional<Family> family;         // --family, else from the file name / header
-  std::string device = "cpu";           // --device cpu|gpu
-  int mp = 1;                           // --mp: workers (one per GPU)
-  std::vector<int> gpus;                // --gpus 0,2,5 (device indices as this process sees them)
+  MeasureOptions measure;               // device, workers, protocol, limits, watchdog (shared with bench)
   bool split_k = true;                  // -k/--splitK (default on); --no-splitK leaves split-K out
   std::vector<std::string> libtypes;    // --libtype: only these libtypes ("all" = every)
-  std::string kernels;                  // --kernels: substring filter on instance names
+  std::string kernels;                  // --kernels: regular expression on instance names
   bool all = false;                     // --all: retune keys already in the output
   bool retry_failed = false;            // --retry-failed: shapes that failed in an earlier run
   bool include_test_instances = false;  // planted wrong candidates (testing)
-  double err_ratio = 0.05;              // --errRatio (0.05 GEMM; 0.1 MoE if not given)
-  bool err_ratio_given = false;
-  double max_row_err_ratio = 0.25;      // --max-row-errRatio: any single row beyond this fails
-  Protocol protocol;                    // --warmup, --iters, --min-time-ms, --rotate, --seed
-  double timeout_s = 600;               // --timeout: per candidate, from its first launch
-  double prepare_timeout_s = 1800;
   double screen_factor = 1.5;           // --screen-factor (0 = time every candidate fully)
   double retime_tolerance = 0.02;
   int retime_rounds = 5;
   double tie_tolerance = 0.01;          // after re-timing, within 1% = a tie, broken by the stable rule
+  double confirm_margin = 0.15;         // a winner this much faster than the runner-up is confirmed on fresh buffers
   std::optional<double> min_improvement_pct;  // --min-improvement / --min_improvement_pct
   std::string shard;                    // --shard I/N
   std::string inject_fault;             // --inject-fault KIND@NAME[,...]
-  std::string exe;                      // worker binary (tests); default this process
   std::string command_line;             // for provenance
-  int verbosity = 0;
   bool progress = true;
+
+  // Throws Error naming the option when a value is out of range (after measure.validate()).
+  void validate() const;
 };
 
 struct TuneSummary {
@@ -53,6 +46,14 @@ struct TuneSummary {
   int candidates = 0;
   double seconds = 0;
   double first_timing_s = -1;              // from start to the first candidate result
+  double speedup_vs_default = 0;           // geometric mean of default / winner where the default ran
+  int speedup_shapes = 0;
+  std::string device;                      // "cpu" or "gpu"
+  struct Missing {
+    std::string key;
+    std::string why;
+  };
+  std::vector<Missing> missing;            // requested keys left without a verified row (run failed)
 };
 
 TuneSummary run_tune(const TuneOptions& options);
@@ -67,13 +68,5 @@ std::vector<ProblemKey> shard_keys(const std::vector<ProblemKey>& keys, const st
 // "cktune*" before vendor libraries, then lower kernel id, then name). nullopt when none passed.
 std::optional<size_t> pick_winner(const std::vector<CandidateResult>& results, double err_limit,
                                   double tie_tolerance);
-
-// Problems of an untuned (or tuned) table, deduplicated, in file order; the family from the option,
-// else the file name, else the header. Throws InputError naming file:line:col for bad cells.
-std::vector<ProblemKey> load_problems(const std::string& path, std::optional<Family>& family);
-
-// A results row for one candidate outcome (bench and tune's profile file share this).
-ResultRow result_row(const ProblemKey& key, const DeviceInfo& device, const CandidateResult& r, ResultRole role,
-                     ResultSource source, const Protocol& protocol, std::uint64_t seed);
 
 }  // namespace cktune

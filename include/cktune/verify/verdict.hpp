@@ -1,6 +1,7 @@
 #pragma once
 // The outcome of running one candidate on one shape. One table gives every verdict its text, so the
 // CLI, CSV files and JSON agree.
+#include "cktune/core/names.hpp"
 #include <optional>
 #include <string_view>
 
@@ -16,10 +17,7 @@ enum class Verdict {
   Skipped,       // not run (filtered out, budget exhausted, already tuned)
 };
 
-struct VerdictName {
-  Verdict value;
-  std::string_view text;
-};
+using VerdictName = EnumName<Verdict>;
 inline constexpr VerdictName kVerdictNames[] = {
     {Verdict::Passed, "passed"},         {Verdict::Incorrect, "incorrect"}, {Verdict::NotSupported, "not_supported"},
     {Verdict::Failed, "failed"},         {Verdict::TimedOut, "timed_out"},  {Verdict::Faulted, "faulted"},
@@ -27,15 +25,11 @@ inline constexpr VerdictName kVerdictNames[] = {
 };
 
 constexpr std::string_view to_string(Verdict v) {
-  for (const auto& n : kVerdictNames)
-    if (n.value == v) return n.text;
-  return "?";
+  return enum_text(kVerdictNames, v, "?");
 }
 
 constexpr std::optional<Verdict> verdict_from_string(std::string_view s) {
-  for (const auto& n : kVerdictNames)
-    if (n.text == s) return n.value;
-  return std::nullopt;
+  return enum_from_text(kVerdictNames, s);
 }
 
 }  // namespace cktune

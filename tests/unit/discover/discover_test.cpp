@@ -79,8 +79,8 @@ TEST(Discover, ConfigVariablesAreAnalysedAgainstDeviceKeys) {
 TEST(DeriveWarnings, FlagsTablesThatNeverMatchOldSglangAndForeignCommits) {
   DiscoverReport r;
   r.build.gpu_backend = "cuda";
-  gpu::GpuDeviceInfo d;
-  d.arch = "gfx942";
+  DeviceInfo d;
+  d.gfx = "gfx942";
   d.cu_num = 304;
   r.gpus.push_back({d, std::nullopt});
   r.cu_num_override = "80";

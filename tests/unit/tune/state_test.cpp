@@ -128,29 +128,27 @@ TEST(RunState, ResumesTheSameRunAndForgetsAnother) {
   std::string out = d.file("t.csv");
   {
     auto s = RunState::open(out, "run-a");
-    EXPECT_FALSE(s.finished(gemm("1", "2", "3"), false));
-    s.record(gemm("1", "2", "3"), "tuned", "k1");
-    s.record(gemm("4", "5", "6"), "failed", "no candidate passed");
-    s.record(gemm("7", "8", "9"), "kept", "k0");
+    EXPECT_FALSE(s.status(gemm("1", "2", "3")).has_value());
+    s.record(gemm("1", "2", "3"), JournalStatus::Tuned, "k1");
+    s.record(gemm("4", "5", "6"), JournalStatus::Failed, "no candidate passed");
+    s.record(gemm("7", "8", "9"), JournalStatus::Kept, "k0");
   }
   EXPECT_TRUE(fs::exists(sidecar_dir(out) + "/journal.jsonl"));
   {
     auto s = RunState::open(out, "run-a");  // same identity: resume
-    EXPECT_TRUE(s.finished(gemm("1", "2", "3"), false));
-    EXPECT_TRUE(s.finished(gemm("7", "8", "9"), false));
-    EXPECT_TRUE(s.finished(gemm("4", "5", "6"), false));   // a failed shape counts as done...
-    EXPECT_FALSE(s.finished(gemm("4", "5", "6"), true));   // ...unless --retry-failed
-    EXPECT_TRUE(s.finished(gemm("1", "2", "3"), true));    // retry-failed redoes failed shapes only
-    EXPECT_FALSE(s.finished(gemm("9", "9", "9"), false));
+    EXPECT_TRUE(s.status(gemm("1", "2", "3")).has_value());
+    EXPECT_TRUE(s.status(gemm("7", "8", "9")).has_value());
+    EXPECT_EQ(s.status(gemm("4", "5", "6")), JournalStatus::Failed);  // the tuner decides what a failure means
+    EXPECT_FALSE(s.status(gemm("9", "9", "9")).has_value());
   }
   {
     auto s = RunState::open(out, "run-b");  // another identity: nothing is done, old journal set aside
-    EXPECT_FALSE(s.finished(gemm("1", "2", "3"), false));
+    EXPECT_FALSE(s.status(gemm("1", "2", "3")).has_value());
     EXPECT_TRUE(fs::exists(sidecar_dir(out) + "/journal.jsonl.previous"));
   }
   {
     auto s = RunState::open(out, "run-a");  // the journal now belongs to run-b
-    EXPECT_FALSE(s.finished(gemm("1", "2", "3"), false));
+    EXPECT_FALSE(s.status(gemm("1", "2", "3")).has_value());
   }
 }
 
@@ -159,15 +157,15 @@ TEST(RunState, ALineCutShortByAKillIsRedone) {
   std::string out = d.file("t.csv");
   {
     auto s = RunState::open(out, "run-a");
-    s.record(gemm("1", "2", "3"), "tuned", "k1");
+    s.record(gemm("1", "2", "3"), JournalStatus::Tuned, "k1");
   }
   std::ofstream(sidecar_dir(out) + "/journal.jsonl", std::ios::app) << "{\"key\":[\"4\",\"5\",\"6\"],\"sta";
   auto s = RunState::open(out, "run-a");
-  EXPECT_TRUE(s.finished(gemm("1", "2", "3"), false));
-  EXPECT_FALSE(s.finished(gemm("4", "5", "6"), false));
-  s.record(gemm("4", "5", "6"), "tuned", "k2");  // appending after the torn line still works
+  EXPECT_TRUE(s.status(gemm("1", "2", "3")).has_value());
+  EXPECT_FALSE(s.status(gemm("4", "5", "6")).has_value());
+  s.record(gemm("4", "5", "6"), JournalStatus::Tuned, "k2");  // appending after the torn line still works
   auto s2 = RunState::open(out, "run-a");
-  EXPECT_TRUE(s2.finished(gemm("4", "5", "6"), false));
+  EXPECT_TRUE(s2.status(gemm("4", "5", "6")).has_value());
 }
 
 TEST(RunIdentity, SameCommandSameIdentity) {
@@ -192,7 +190,7 @@ TEST(RunIdentity, SameCommandSameIdentity) {
   };
   using K = std::vector<ProblemKey>;
   using C = std::vector<std::string>;
-  EXPECT_TRUE(differs([](TuneOptions& x, K&, C&, DeviceInfo&) { x.protocol.seed = 1; }));
+  EXPECT_TRUE(differs([](TuneOptions& x, K&, C&, DeviceInfo&) { x.measure.protocol.seed = 1; }));
   EXPECT_TRUE(differs([](TuneOptions& x, K&, C&, DeviceInfo&) { x.all = true; }));
   EXPECT_TRUE(differs([](TuneOptions& x, K&, C&, DeviceInfo&) { x.shard = "1/2"; }));
   EXPECT_TRUE(differs([](TuneOptions& x, K&, C&, DeviceInfo&) { x.min_improvement_pct = 5.0; }));
@@ -200,7 +198,6 @@ TEST(RunIdentity, SameCommandSameIdentity) {
   EXPECT_TRUE(differs([](TuneOptions&, K&, C& c, DeviceInfo&) { c.push_back("c"); }));
   EXPECT_TRUE(differs([](TuneOptions&, K&, C&, DeviceInfo& v) { v.cu_num = 3; }));
   // What does not change the decisions does not change the identity: resuming with --retry-failed.
-  EXPECT_FALSE(differs([](TuneOptions& x, K&, C&, DeviceInfo&) { x.retry_failed = true; }));
 }
 
 TEST(Sidecars, NotCsvFilesNextToTheTable) {

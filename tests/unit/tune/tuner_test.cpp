@@ -15,13 +15,13 @@
 namespace cktune {
 namespace {
 
-CandidateResult cand(std::string name, double us, int split_k = 1, std::string libtype = "cktune", int id = 0,
+CandidateResult cand(std::string name, double us, int split_k = 1, Provider provider = Provider::Cktune, int id = 0,
                      Verdict v = Verdict::Passed, double err = 0.0) {
   CandidateResult r;
   r.name = std::move(name);
   r.time.median_us = us;
   r.split_k = split_k;
-  r.libtype = std::move(libtype);
+  r.provider = provider;
   r.id = id;
   r.verdict = v;
   r.check.err_ratio = err;
@@ -34,32 +34,32 @@ std::string winner(const std::vector<CandidateResult>& rs, double tie = 0.01, do
 }
 
 TEST(PickWinner, FastestWinsOutsideTheTieBand) {
-  std::vector<CandidateResult> rs = {cand("a", 10.0, 1, "cktune", 1), cand("b", 9.0, 4, "blaslt", 9),
+  std::vector<CandidateResult> rs = {cand("a", 10.0, 1, Provider::Cktune, 1), cand("b", 9.0, 4, Provider::Blaslt, 9),
                                      cand("c", 12.0)};
   EXPECT_EQ(winner(rs), "b");  // 10% faster beats every tie-break preference
 }
 
 TEST(PickWinner, WithinToleranceSmallerSplitKWins) {
-  std::vector<CandidateResult> rs = {cand("sk4", 100.0, 4, "cktune", 1), cand("sk1", 100.5, 1, "cktune", 7)};
+  std::vector<CandidateResult> rs = {cand("sk4", 100.0, 4, Provider::Cktune, 1), cand("sk1", 100.5, 1, Provider::Cktune, 7)};
   EXPECT_EQ(winner(rs), "sk1");
   EXPECT_EQ(winner(rs, /*tie=*/0.001), "sk4");  // 0.5% apart is no tie at 0.1%
 }
 
 TEST(PickWinner, WithinToleranceCktuneBeforeVendor) {
-  std::vector<CandidateResult> rs = {cand("vendor", 100.0, 1, "blaslt", 0), cand("ours", 100.8, 1, "cktune_cpu", 5)};
+  std::vector<CandidateResult> rs = {cand("vendor", 100.0, 1, Provider::Blaslt, 0), cand("ours", 100.8, 1, Provider::CktuneCpu, 5)};
   EXPECT_EQ(winner(rs), "ours");
 }
 
 TEST(PickWinner, WithinToleranceLowerIdThenName) {
-  std::vector<CandidateResult> rs = {cand("z", 100.0, 1, "cktune", 3), cand("y", 100.2, 1, "cktune", 2)};
+  std::vector<CandidateResult> rs = {cand("z", 100.0, 1, Provider::Cktune, 3), cand("y", 100.2, 1, Provider::Cktune, 2)};
   EXPECT_EQ(winner(rs), "y");
-  std::vector<CandidateResult> same_id = {cand("beta", 100.0, 1, "cktune", 2), cand("alpha", 100.2, 1, "cktune", 2)};
+  std::vector<CandidateResult> same_id = {cand("beta", 100.0, 1, Provider::Cktune, 2), cand("alpha", 100.2, 1, Provider::Cktune, 2)};
   EXPECT_EQ(winner(same_id), "alpha");
 }
 
 TEST(PickWinner, OrderOfResultsDoesNotMatter) {
-  std::vector<CandidateResult> rs = {cand("a", 100.0, 2, "cktune", 4), cand("b", 100.3, 1, "blaslt", 1),
-                                     cand("c", 100.6, 1, "cktune", 8), cand("d", 100.9, 1, "cktune", 6)};
+  std::vector<CandidateResult> rs = {cand("a", 100.0, 2, Provider::Cktune, 4), cand("b", 100.3, 1, Provider::Blaslt, 1),
+                                     cand("c", 100.6, 1, Provider::Cktune, 8), cand("d", 100.9, 1, Provider::Cktune, 6)};
   std::string first = winner(rs);
   EXPECT_EQ(first, "d");  // split 1, ours, lowest id among the tie
   std::reverse(rs.begin(), rs.end());
@@ -68,33 +68,33 @@ TEST(PickWinner, OrderOfResultsDoesNotMatter) {
 
 TEST(PickWinner, TieBandIsMeasuredFromTheFastest) {
   // c is within 1% of b but 1.5% from the fastest a: not part of the tie.
-  std::vector<CandidateResult> rs = {cand("a", 100.0, 2, "cktune", 9), cand("b", 100.9, 2, "cktune", 8),
-                                     cand("c", 101.5, 1, "cktune", 0)};
+  std::vector<CandidateResult> rs = {cand("a", 100.0, 2, Provider::Cktune, 9), cand("b", 100.9, 2, Provider::Cktune, 8),
+                                     cand("c", 101.5, 1, Provider::Cktune, 0)};
   EXPECT_EQ(winner(rs), "b");
 }
 
 TEST(PickWinner, IncorrectNotSupportedAndFailedNeverWin) {
   std::vector<CandidateResult> rs = {
-      cand("wrong", 1.0, 1, "cktune", 0, Verdict::Incorrect, 0.5),
-      cand("unsupported", 0.5, 1, "cktune", 0, Verdict::NotSupported),
-      cand("timeout", std::numeric_limits<double>::infinity(), 1, "cktune", 0, Verdict::TimedOut),
-      cand("crash", -1.0, 1, "cktune", 0, Verdict::Faulted),
-      cand("failed", 0.1, 1, "cktune", 0, Verdict::Failed),
-      cand("slow_ok", 50.0, 8, "blaslt", 99),
+      cand("wrong", 1.0, 1, Provider::Cktune, 0, Verdict::Incorrect, 0.5),
+      cand("unsupported", 0.5, 1, Provider::Cktune, 0, Verdict::NotSupported),
+      cand("timeout", std::numeric_limits<double>::infinity(), 1, Provider::Cktune, 0, Verdict::TimedOut),
+      cand("crash", -1.0, 1, Provider::Cktune, 0, Verdict::Faulted),
+      cand("failed", 0.1, 1, Provider::Cktune, 0, Verdict::Failed),
+      cand("slow_ok", 50.0, 8, Provider::Blaslt, 99),
   };
   EXPECT_EQ(winner(rs), "slow_ok");
 }
 
 TEST(PickWinner, ErrRatioAboveTheLimitNeverWins) {
-  std::vector<CandidateResult> rs = {cand("noisy", 1.0, 1, "cktune", 0, Verdict::Passed, 0.06),
-                                     cand("clean", 5.0, 1, "cktune", 1, Verdict::Passed, 0.0)};
+  std::vector<CandidateResult> rs = {cand("noisy", 1.0, 1, Provider::Cktune, 0, Verdict::Passed, 0.06),
+                                     cand("clean", 5.0, 1, Provider::Cktune, 1, Verdict::Passed, 0.0)};
   EXPECT_EQ(winner(rs, 0.01, 0.05), "clean");
   EXPECT_EQ(winner(rs, 0.01, 0.1), "noisy");
 }
 
 TEST(PickWinner, NoneWhenNothingPassed) {
   EXPECT_EQ(winner({}), "<none>");
-  EXPECT_EQ(winner({cand("x", 1.0, 1, "cktune", 0, Verdict::Incorrect, 1.0)}), "<none>");
+  EXPECT_EQ(winner({cand("x", 1.0, 1, Provider::Cktune, 0, Verdict::Incorrect, 1.0)}), "<none>");
 }
 
 std::vector<ProblemKey> gemm_keys(int n) {

@@ -1,0 +1,38 @@
+#pragma once
+// Evaluating a job inside one process: prepare inputs, then for each candidate ask, verify, time and
+// check what the timed launches wrote; re-time near-ties interleaved; confirm a runaway winner on fresh
+// buffers. The worker process runs this for both tune and bench.
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cktune/engine/backend.hpp"
+#include "cktune/engine/job.hpp"
+
+namespace cktune {
+
+// Receives the events of an evaluation (make_event(EventKind::...) objects).
+using EventSink = std::function<void(const nlohmann::json&)>;
+
+// Instances of one backend, created once per family (through its family unit) and looked up by name.
+class InstanceCache {
+ public:
+  explicit InstanceCache(Backend& backend) : backend_(backend) {}
+  Instance* find(Family family, const std::string& name);
+
+ private:
+  Backend& backend_;
+  std::map<Family, std::map<std::string, InstancePtr>> by_family_;
+};
+
+// Returns the final results (after re-timing and confirmation), in candidate order.
+std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache, const Job& job,
+                                          const EventSink& sink);
+
+// Worker process main loop: jobs in on stdin, events out on stdout (one JSON object per line).
+int worker_main(BackendKind backend, int device_index);
+
+}  // namespace cktune

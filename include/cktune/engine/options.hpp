@@ -1,0 +1,48 @@
+#pragma once
+// What bench and tune share: where to run (device, workers), the timing protocol, the verification
+// limits and the watchdog. One struct, one set of range checks, one way to build a job from them.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cktune/engine/job.hpp"
+#include "cktune/engine/pool.hpp"
+
+namespace cktune {
+
+struct MeasureOptions {
+  std::string device = "auto";      // --device auto|cpu|gpu (auto: the GPU when built with one and one is visible)
+  int mp = 1;                       // --mp: worker processes (one per GPU)
+  std::vector<int> gpus;            // --gpus 0,2,5 (device indices as this process sees them; overrides --mp)
+  Protocol protocol;                // --warmup, --iters, --min-time-ms, --rotate, --seed
+  double err_ratio = -1;            // --errRatio; < 0: the family's default (0.05 GEMM, 0.1 MoE)
+  double max_row_err_ratio = 0.25;  // --max-row-errRatio: any single row beyond this fails
+  double timeout_s = 600;           // --timeout: per candidate, from its first launch
+  double prepare_timeout_s = 1800;  // --prepare-timeout: input generation and reference
+  std::string exe;                  // worker binary (tests); default this process
+  int verbosity = 0;
+
+  // Throws Error naming the option when a value is out of range (NaN, negative, zero where meaningless).
+  void validate() const;
+  double err_limit(Family family) const;
+};
+
+// The device(s) a run uses, resolved from --device/--mp/--gpus against this build and machine.
+struct DeviceChoice {
+  BackendKind backend = BackendKind::Cpu;
+  std::vector<int> indices;  // one worker each
+  std::string why;           // how it was chosen ("auto: no GPU visible (...)"), for the log
+};
+// Throws Error with a hint: --device gpu on a build or machine without a GPU, --mp or --gpus beyond
+// the visible devices, --gpus with --device cpu.
+DeviceChoice choose_devices(const MeasureOptions& options);
+
+std::vector<WorkerSpec> worker_specs(const DeviceChoice& choice);
+PoolOptions pool_options(const MeasureOptions& options);
+
+// A job for `key` with the protocol and limits of `options` (bench and tune add their own policy:
+// screening, re-timing, confirmation).
+Job make_job(int id, const ProblemKey& key, std::vector<std::string> candidates, const MeasureOptions& options,
+             std::string_view timer_name);
+
+}  // namespace cktune

@@ -1,0 +1,31 @@
+#pragma once
+// The policies every family unit and the evaluation share, written once with the device's numbers
+// (DevicePolicy) as parameters: how many input sets to rotate, how much of the reference to compute,
+// and how a candidate's output is checked (poison, run, read back, compare, all cells written).
+#include <cstdint>
+
+#include "cktune/engine/backend.hpp"
+#include "cktune/engine/instance.hpp"
+#include "cktune/engine/measure.hpp"
+#include "cktune/engine/workload.hpp"
+#include "cktune/verify/check.hpp"
+
+namespace cktune {
+
+// Input sets for a problem whose one set takes `bytes_per_set`: the --rotate option when given, else
+// enough sets to exceed the cache `cache_multiple` times, clamped to the policy and memory budget.
+int rotation_sets(const Protocol& protocol, const DeviceInfo& device, const DevicePolicy& policy,
+                  double bytes_per_set);
+
+// Which output rows the reference covers: empty = every row (affordable), else rows sampled over
+// [0, rows) (first and last included) so that the reference stays within the policy's budget.
+std::vector<std::int64_t> reference_rows(std::int64_t rows, double macs_per_row, const DevicePolicy& policy,
+                                         std::uint64_t seed);
+
+// Checks what the output holds now against the reference (reads back from the device).
+CheckResult check_output_now(Workload& workload, const Tolerance& tol);
+
+// Poison the output, launch once on set 0, check: the verification of a candidate before timing.
+CheckResult run_and_check(Instance& instance, Workload& workload, const Tolerance& tol);
+
+}  // namespace cktune

@@ -1,0 +1,22 @@
+#pragma once
+// The two tuned-row writers family units choose from: AITER's GEMM schema (kernelId, splitK, us,
+// kernelName, tflops, bw, errRatio, with libtype where the family has one) and its fused-MoE schema.
+#include <string>
+#include <vector>
+
+#include "cktune/core/device.hpp"
+#include "cktune/engine/instance.hpp"
+#include "cktune/engine/job.hpp"
+
+namespace cktune {
+
+// One GEMM tuned row in the family's tuned header order.
+std::vector<std::string> gemm_tuned_row(const ProblemKey& key, const DeviceInfo& device, const CandidateResult& winner);
+
+// One tuned_fmoe row for a candidate that runs both stages as one timed unit: us1 holds that time and
+// kernelName1 the instance; the stage-2 cells are zeros with an empty kernel name (docs/formats.md).
+// block_m comes from the instance's "block_m" parameter (0 when it has none).
+std::vector<std::string> moe_single_unit_tuned_row(const ProblemKey& key, const DeviceInfo& device,
+                                                   const CandidateResult& winner, const InstanceDesc& desc);
+
+}  // namespace cktune

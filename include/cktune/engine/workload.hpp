@@ -1,0 +1,40 @@
+#pragma once
+// A prepared problem: input sets on the device, one output buffer, and the expected output. The
+// engine verifies every candidate through this interface alone (poison, launch, read back, compare),
+// so the check that guards a result is the same code for every family and backend.
+#include <cstdint>
+#include <vector>
+
+#include "cktune/engine/fault.hpp"
+#include "cktune/verify/check.hpp"
+
+namespace cktune {
+
+// The expected bf16 [rows, cols] output for the inputs of every set (all sets hold the same values at
+// other addresses, so any launch's output can be checked against it).
+struct Reference {
+  std::int64_t rows = 0, cols = 0;
+  std::vector<float> values;                // [rows, cols], or [sampled_rows.size(), cols]
+  std::vector<std::int64_t> sampled_rows;   // empty = every row is in `values`
+  // Compares a full [rows, cols] bf16 output (the all-written scan always covers every cell).
+  CheckResult check(const std::uint16_t* out, const Tolerance& tol) const;
+};
+
+// The output of a workload, wherever it lives.
+class OutputBuffer {
+ public:
+  virtual ~OutputBuffer() = default;
+  virtual void poison() = 0;                               // every cell := the NaN poison pattern
+  virtual void read(std::vector<std::uint16_t>& host) = 0; // [rows, cols] bf16 bits; waits for the device
+  virtual void corrupt(FaultKind kind) = 0;                // fault injection: Wrong or Partial
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual int sets() const = 0;  // input sets rotated through
+  virtual OutputBuffer& output() = 0;
+  Reference reference;
+};
+
+}  // namespace cktune

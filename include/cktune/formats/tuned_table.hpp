@@ -1,0 +1,47 @@
+#pragma once
+// A tuned AITER table being read or written by key (gfx, cu_num, the family's key columns), and the
+// provenance sidecar cktune writes beside the tables it makes (OUT.provenance.json, OUT.cktune/).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cktune/formats/csv.hpp"
+#include "cktune/formats/family.hpp"
+#include "cktune/formats/problem.hpp"
+
+namespace cktune {
+
+// The tuned table being written: existing rows are kept as read (byte-exact cells), new rows put by key.
+class TunedTable {
+ public:
+  static TunedTable open(const std::string& path, Family family);
+  bool has(const std::string& gfx, int cu_num, const ProblemKey& key) const;
+  // kernelName (kernelName1 for MoE) of the row for this key, "" when none.
+  std::string kernel_for(const std::string& gfx, int cu_num, const ProblemKey& key) const;
+  // Insert or replace the row with the same key (cells in the table's header order).
+  void put(const std::vector<std::string>& row);
+  void save() const;  // atomic; GEMM rows sorted like AITER's tuners (by gfx, cu_num, then N, K, M)
+  const CsvTable& csv() const { return csv_; }
+
+ private:
+  std::vector<std::string> key_of(const std::vector<std::string>& row) const;
+  std::string path_;
+  Family family_ = Family::A8W8Blockscale;
+  CsvTable csv_;
+  std::vector<size_t> key_cols_;  // gfx, cu_num, key columns
+  std::map<std::vector<std::string>, size_t> index_;
+};
+
+std::string sidecar_dir(const std::string& output);       // OUT.cktune
+std::string provenance_path(const std::string& output);   // OUT.provenance.json
+
+// Read a provenance sidecar if present (for merge / bench --config warnings); nullopt when absent.
+struct TableOrigin {
+  std::string gfx;
+  int cu_num = 0;
+  std::string device;
+};
+std::optional<TableOrigin> read_table_origin(const std::string& table_path);
+
+}  // namespace cktune

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# One device call for the trust checks (docs/perf.md, "Tune and bench agree"): the GPU tests, then on the
+# 48-shape DeepSeek-V3 grid and on the 40-shape ragged set: tune, then `bench --config --against
+# default` (before and after interleaved in one run), and per shape the agreement of tune's winner time
+# with bench's time of the same kernel. First it reproduces the 2026-11 report on its shapes (the old
+# buffer layout, brought back by a development switch) and shows the same commands with the fix. Runs on the GPU machine from the repository
+# root with the binaries in .carry/ (scripts/build_portable.sh); writes to $OUT (or ./gpu-out).
+# Usage: scripts/gpu_agreement.sh [grid|ragged|both]
+set -uo pipefail
+final=${OUT:-$PWD/gpu-out}
+mkdir -p "$final"
+out=$(mktemp -d)
+root=$PWD
+bin=$root/.carry/cktune
+gtests=$root/.carry/cktune_gpu_tests
+which=${1:-both}
+summary=$out/summary.txt
+: > "$summary"
+snapshot() { cp "$summary" "$final/summary.txt" 2>/dev/null; tar czf "$final/agreement.tgz" -C "$out" . 2>/dev/null; }
+step() { snapshot; echo; echo "=== $* ($(date -u +%H:%M:%S))" | tee -a "$summary"; }
+
+# Per shape: tune's winner time (tuned table `us`) against bench's dispatch time of the same kernel.
+agreement() {  # agreement <tuned.csv> <after.csv> <label>
+  python3 - "$1" "$2" "$3" <<'PY' | tee -a "$summary"
+import csv, math, sys
+tuned, after, label = sys.argv[1:4]
+t = {}
+for r in csv.DictReader(open(tuned)):
+    t[(r["M"], r["N"], r["K"])] = (r["kernelName"], float(r["us"]))
+rows, ratios, bad = [], [], []
+for r in csv.DictReader(open(after)):
+    if r.get("role") != "dispatch":
+        continue
+    k = (r["M"], r["N"], r["K"])
+    if k not in t:
+        continue
+    name, tus = t[k]
+    bus = float(r["us"]) if r["us"] not in ("", "-1", "inf") else float("nan")
+    ratio = bus / tus if tus > 0 else float("nan")
+    ratios.append(ratio)
+    if not (abs(ratio - 1) <= 0.10):
+        bad.append((k, name, tus, bus, ratio, r.get("verdict", "")))
+    rows.append((k, name, tus, bus, ratio))
+ok = sum(1 for x in ratios if abs(x - 1) <= 0.10)
+g = math.exp(sum(math.log(x) for x in ratios if x > 0) / max(1, len(ratios)))
+print(f"{label}: {ok} of {len(ratios)} shapes agree within 10% (bench/tune geomean {g:.3f}, "
+      f"min {min(ratios):.3f}, max {max(ratios):.3f})")
+for k, name, tus, bus, ratio, v in bad:
+    print(f"  outside 10%: M={k[0]} N={k[1]} K={k[2]} {name}: tune {tus:.2f} us, bench {bus:.2f} us ({ratio:.2f}x) {v}")
+PY
+}
+
+step "device"
+nvidia-smi --query-gpu=index,name,memory.total,clocks.max.sm,driver_version --format=csv | tee -a "$summary"
+"$bin" --version 2>&1 | head -3 | tee -a "$summary"
+step "gpu tests"
+timeout 300 "$gtests" --gtest_brief=1 2>&1 | tail -25 | tee -a "$summary"
+
+cd "$out"
+printf 'M,N,K\n100,576,7168\n56,4096,7168\n24,1536,7168\n96,576,14336\n' > report4.csv
+printf 'M,N,K\n100,576,7168\n' > one.csv
+# Reproduction of the 2026-11 report: CKTUNE_SHARED_VENDOR_WORKSPACE=1 brings back the old buffer layout
+# (cuBLASLt's workspace = cktune's split-K scratch); the same commands without it show the fix.
+for mode in shared separate; do
+  if [ "$mode" = shared ]; then export CKTUNE_SHARED_VENDOR_WORKSPACE=1; else unset CKTUNE_SHARED_VENDOR_WORKSPACE; fi
+  step "report shapes, workspace $mode"
+  timeout 150 "$bin" tune -i report4.csv -o "tuned_$mode.csv" --device gpu --confirm-margin 0 --no-progress \
+    > "tune_$mode.txt" 2> "tune_$mode.err"
+  echo "tune rc=$?" | tee -a "$summary"
+  grep -c "timed launches" "tune_$mode.err" | sed 's/^/log lines about wrong timed launches: /' | tee -a "$summary"
+  timeout 100 "$bin" bench -i report4.csv --device gpu --config "tuned_$mode.csv" -o "after_$mode.csv" > /dev/null \
+    2> "after_$mode.err"
+  agreement "tuned_$mode.csv" "after_$mode.csv" "workspace $mode: tune vs bench"
+  timeout 100 "$bin" bench -i one.csv --family a8w8_blockscale --device gpu --all-candidates -o "all_$mode.csv" \
+    > /dev/null 2> "all_$mode.err"
+  echo "workspace $mode, bench --all-candidates M=100 N=576 K=7168: rows not passed (not_supported left out):" | tee -a "$summary"
+  awk -F, 'NR==1{for(i=1;i<=NF;i++)h[$i]=i} NR>1 && $h["verdict"] != "passed" && $h["verdict"] != "not_supported" {print "  " $h["kernel_name"] ": " $h["verdict"] " " substr($h["reason"],1,90)}' \
+    "all_$mode.csv" | head -12 | tee -a "$summary"
+done
+unset CKTUNE_SHARED_VENDOR_WORKSPACE
+
+run_set() {  # run_set <name> <shapes.csv>
+  local name=$1 shapes=$2
+  step "tune $name"
+  local t0 t1
+  t0=$(date +%s.%N)
+  timeout 330 "$bin" tune -i "$shapes" -o "tuned_$name.csv" --profile-file "profile_$name.csv" --device gpu --json \
+    > "tune_$name.json" 2> "tune_$name.err"
+  echo "tune $name rc=$? wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s" | tee -a "$summary"
+  tail -4 "tune_$name.err" | tee -a "$summary"
+  step "bench $name --config tuned --against default (interleaved)"
+  timeout 300 "$bin" bench -i "$shapes" --device gpu --config "tuned_$name.csv" --against default -o "after_$name.csv" \
+    > "bench_$name.txt" 2> "bench_$name.err"
+  echo "bench $name rc=$?" | tee -a "$summary"
+  agreement "tuned_$name.csv" "after_$name.csv" "$name: tune vs bench"
+  "$bin" compare "after_$name.csv" > "compare_$name.txt" 2>&1
+  tail -12 "compare_$name.txt" | tee -a "$summary"
+}
+case "$which" in
+  grid) run_set grid "$root/configs/grids/a8w8_blockscale_untuned_gemm_dsv3_grid.csv" ;;
+  ragged) run_set ragged "$root/configs/grids/a8w8_blockscale_untuned_gemm_ragged.csv" ;;
+  *) run_set grid "$root/configs/grids/a8w8_blockscale_untuned_gemm_dsv3_grid.csv"
+     run_set ragged "$root/configs/grids/a8w8_blockscale_untuned_gemm_ragged.csv" ;;
+esac
+snapshot

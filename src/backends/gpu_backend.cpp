@@ -1,0 +1,110 @@
+#include "backends/gpu_backend.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cktune/core/error.hpp"
+#include "cktune/gpu/device.hpp"
+#include "cktune/verify/check.hpp"
+#include "kernels/common/compat.hpp"
+#include "kernels/util/util.hpp"
+
+namespace cktune {
+
+namespace {
+
+// Events around each launch; a spin kernel first lets the host queue the whole loop, so launch gaps
+// on the host side do not show up as kernel time.
+class EventTimer final : public Timer {
+ public:
+  EventTimer(gpu::GpuStream& stream, int clock_khz) : stream_(stream), clock_khz_(clock_khz) {}
+  void reserve(int n) override {
+    n_ = n;
+    while (static_cast<int>(events_.size()) < 2 * n) events_.emplace_back();
+    double spin_us = std::clamp(12.0 * n, 1000.0, 20000.0);
+    CKTUNE_GPU_CHECK(kernels::util::launch_spin(spin_us, clock_khz_, gpu::as_stream(stream_.native())));
+  }
+  void begin(int i) override { events_[static_cast<size_t>(2 * i)].record(stream_); }
+  void end(int i) override { events_[static_cast<size_t>(2 * i + 1)].record(stream_); }
+  std::vector<double> collect_us() override {
+    std::vector<double> out;
+    if (n_ == 0) return out;
+    events_[static_cast<size_t>(2 * n_ - 1)].synchronize();
+    CKTUNE_GPU_CHECK(gpu::get_last_error());
+    for (int i = 0; i < n_; ++i)
+      out.push_back(1000.0 * gpu::GpuEvent::elapsed_ms(events_[static_cast<size_t>(2 * i)],
+                                                       events_[static_cast<size_t>(2 * i + 1)]));
+    return out;
+  }
+
+ private:
+  gpu::GpuStream& stream_;
+  int clock_khz_;
+  int n_ = 0;
+  std::vector<gpu::GpuEvent> events_;
+};
+
+}  // namespace
+
+GpuBackend::GpuBackend(int index) {
+  std::string why;
+  auto gpus = gpu::enumerate_gpus(&why);
+  if (index < 0 || index >= static_cast<int>(gpus.size()))
+    throw GpuError(fmt::format("GPU {} is not visible ({} device(s){})", index, gpus.size(),
+                               why.empty() ? "" : ": " + why),
+                   "check CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES and `cktune discover`");
+  dev_ = gpus[static_cast<size_t>(index)];
+  gpu::set_device(index);
+  auto v = gpu::runtime_versions();
+  dev_.backend = "gpu";
+  dev_.driver = v.driver_version;
+  dev_.runtime = fmt::format("{} {}", v.backend, v.runtime_version);
+  sm_ = dev_.compute_major * 10 + dev_.compute_minor;
+  // GPU runs: the reference is computed on the host while the GPU waits, so it may cover every row
+  // up to 2e9 multiply-adds (a few seconds), else 8-64 sampled rows; up to 32 rotation sets within
+  // 16 GB, enough to exceed the L2 twice.
+  policy_.reference_macs_budget = 2e9;
+  policy_.min_sampled_rows = 8;
+  policy_.max_sampled_rows = 64;
+  policy_.min_sets = 2;
+  policy_.max_sets = 32;
+  policy_.set_memory_budget = 16e9;
+  stream_ = std::make_unique<gpu::GpuStream>();
+}
+
+std::unique_ptr<Timer> GpuBackend::make_timer() { return std::make_unique<EventTimer>(*stream_, dev_.sm_clock_khz); }
+
+void GpuBackend::hang() {
+  CKTUNE_GPU_CHECK(kernels::util::launch_hang(gpu::as_stream(stream_->native())));
+  stream_->synchronize();  // never returns: the watchdog ends the process
+  for (;;) {
+  }
+}
+
+DeviceOutput::DeviceOutput(GpuBackend& backend, std::size_t cells, std::size_t alloc_cells)
+    : backend_(backend), cells_(cells), alloc_cells_(std::max(cells, alloc_cells)), buffer_(alloc_cells_ * 2) {}
+
+void DeviceOutput::poison() {
+  CKTUNE_GPU_CHECK(kernels::util::launch_fill_u16(data(), alloc_cells_, kPoisonBf16Bits,
+                                                  gpu::as_stream(backend_.stream().native())));
+}
+
+void DeviceOutput::read(std::vector<std::uint16_t>& host) {
+  host.resize(cells_);
+  buffer_.copy_to_host(host.data(), cells_ * 2, backend_.stream());  // synchronises: a fault surfaces here
+}
+
+void DeviceOutput::corrupt(FaultKind kind) {
+  auto s = gpu::as_stream(backend_.stream().native());
+  if (kind == FaultKind::Wrong) {
+    CKTUNE_GPU_CHECK(kernels::util::launch_corrupt_bf16(data(), cells_, s));
+  } else if (kind == FaultKind::Partial) {
+    const size_t keep = cells_ * 3 / 4;
+    CKTUNE_GPU_CHECK(kernels::util::launch_fill_u16(data() + keep, cells_ - keep, kPoisonBf16Bits, s));
+  }
+}
+
+std::unique_ptr<Backend> make_gpu_backend(int device_index) { return std::make_unique<GpuBackend>(device_index); }
+
+}  // namespace cktune

@@ -1,0 +1,401 @@
+#include "cktune/engine/evaluate.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cktune/core/error.hpp"
+#include "cktune/core/log.hpp"
+#include "cktune/engine/family_unit.hpp"
+#include "cktune/engine/policy.hpp"
+#include "cktune/engine/registry.hpp"
+
+namespace cktune {
+
+Instance* InstanceCache::find(Family family, const std::string& name) {
+  auto it = by_family_.find(family);
+  if (it == by_family_.end()) {
+    std::map<std::string, InstancePtr> m;
+    if (const FamilyUnit* unit = find_family_unit(family, backend_.kind()))
+      for (auto& inst : unit->instances(backend_)) {
+        std::string n = inst->desc().name;
+        m.emplace(std::move(n), std::move(inst));
+      }
+    it = by_family_.emplace(family, std::move(m)).first;
+  }
+  auto jt = it->second.find(name);
+  return jt == it->second.end() ? nullptr : jt->second.get();
+}
+
+namespace {
+
+// Wraps a candidate so that it misbehaves the way a broken kernel would.
+class FaultyInstance final : public Instance {
+ public:
+  FaultyInstance(Instance& inner, Backend& backend, FaultKind kind)
+      : Instance(inner.desc()), inner_(inner), backend_(backend), kind_(kind) {}
+  std::string why_not(const ProblemKey& key) const override { return inner_.why_not(key); }
+  void launch(Workload& workload, int set) override {
+    switch (kind_) {
+      case FaultKind::Crash:
+        std::fflush(nullptr);
+        std::raise(SIGSEGV);  // what a wild kernel or driver fault does to the process
+        break;
+      case FaultKind::Hang:
+        backend_.hang();
+        break;
+      case FaultKind::Wrong:
+      case FaultKind::Partial:
+        inner_.launch(workload, set);
+        workload.output().corrupt(kind_);
+        break;
+      case FaultKind::None:
+        inner_.launch(workload, set);
+        break;
+    }
+  }
+
+ private:
+  Instance& inner_;
+  Backend& backend_;
+  FaultKind kind_;
+};
+
+FaultKind fault_for(const Job& job, const std::string& name) {
+  for (const auto& f : job.faults)
+    if (f.instance == name) return f.kind;
+  return FaultKind::None;
+}
+
+// A candidate as the job runs it: the instance itself, or wrapped in its injected fault.
+struct Runnable {
+  Runnable(Instance& inst, Backend& backend, FaultKind fault) : faulty(inst, backend, fault), plain(inst), kind(fault) {}
+  Instance& get() { return kind == FaultKind::None ? plain : static_cast<Instance&>(faulty); }
+  FaultyInstance faulty;
+  Instance& plain;
+  FaultKind kind;
+};
+
+// Times `run` with the full (or given) protocol and then checks what the timed launches left in the
+// output: the output is poisoned before the loop, so a kernel that wrote nothing, or wrote only in its
+// first launch, fails here even when its separate verification launch passed.
+void time_and_check(Backend& backend, Instance& run, Workload& workload, const Protocol& protocol,
+                    const Tolerance& tol, CandidateResult& r) {
+  workload.output().poison();
+  auto timer = backend.make_timer();
+  r.time = measure(run, workload, *timer, protocol);
+  CheckResult after = check_output_now(workload, tol);
+  if (after.verdict != Verdict::Passed) {
+    r.verdict = after.verdict;
+    r.check = after;
+    r.reason = "the timed launches' output is wrong: " + after.reason;
+  }
+}
+
+// Candidates within `tol` of the best are timed again in interleaved rounds (A B C A B C ...), so that
+// clock and thermal drift hit all of them alike; the median of the round medians decides.
+void retime_near_ties(Backend& backend, InstanceCache& cache, const Job& job, Workload& workload,
+                      std::vector<CandidateResult>& results) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto& r : results)
+    if (r.verdict == Verdict::Passed) best = std::min(best, r.time.median_us);
+  if (!std::isfinite(best) || job.retime_rounds <= 0) return;
+  std::vector<size_t> near;
+  for (size_t i = 0; i < results.size(); ++i)
+    if (results[i].verdict == Verdict::Passed && results[i].time.median_us <= best * (1.0 + job.retime_tolerance))
+      near.push_back(i);
+  if (near.size() < 2) return;
+  Protocol round = job.protocol;
+  round.warmup = std::max(1, job.protocol.warmup / 2);
+  round.iters = std::max(5, job.protocol.iters / job.retime_rounds);
+  round.min_time_ms = job.protocol.min_time_ms / job.retime_rounds;
+  std::vector<std::vector<double>> medians(near.size());
+  for (int rnd = 0; rnd < job.retime_rounds; ++rnd) {
+    for (size_t j = 0; j < near.size(); ++j) {
+      CandidateResult& r = results[near[j]];
+      if (r.verdict != Verdict::Passed) continue;
+      Runnable run(*cache.find(job.key.family, r.name), backend, fault_for(job, r.name));
+      CandidateResult probe = r;
+      time_and_check(backend, run.get(), workload, round, job.tolerance, probe);
+      if (probe.verdict != Verdict::Passed) {
+        r.verdict = probe.verdict;
+        r.check = probe.check;
+        r.reason = probe.reason;
+        continue;
+      }
+      medians[j].push_back(probe.time.median_us);
+    }
+  }
+  for (size_t j = 0; j < near.size(); ++j) {
+    CandidateResult& r = results[near[j]];
+    if (r.verdict != Verdict::Passed || medians[j].empty()) continue;
+    r.first_median_us = r.time.median_us;
+    r.time.median_us = percentile(medians[j], 0.5);
+    r.retimed = true;
+  }
+}
+
+// A winner that beats the runner-up by a wide margin is the likeliest to be a measurement artefact
+// (state left by an earlier candidate, a launch that did less than it should): verify and time it again
+// on freshly prepared buffers before anyone sees its number. Its confirmed time replaces the first one.
+void confirm_runaway_winner(Backend& backend, const FamilyUnit& unit, InstanceCache& cache, const Job& job,
+                            std::vector<CandidateResult>& results) {
+  if (job.confirm_margin <= 0) return;
+  std::vector<size_t> passed;
+  for (size_t i = 0; i < results.size(); ++i)
+    if (results[i].verdict == Verdict::Passed && std::isfinite(results[i].time.median_us)) passed.push_back(i);
+  if (passed.size() < 2) return;
+  std::sort(passed.begin(), passed.end(),
+            [&](size_t a, size_t b) { return results[a].time.median_us < results[b].time.median_us; });
+  CandidateResult& best = results[passed[0]];
+  const double runner_up = results[passed[1]].time.median_us;
+  if (best.time.median_us * (1.0 + job.confirm_margin) > runner_up) return;
+  std::unique_ptr<Workload> fresh = unit.prepare(job.key, job.protocol, job.seed + 0x9e3779b97f4a7c15ull, backend);
+  Runnable run(*cache.find(job.key.family, best.name), backend, fault_for(job, best.name));
+  CandidateResult again = best;
+  again.check = run_and_check(run.get(), *fresh, job.tolerance);
+  if (again.check.verdict != Verdict::Passed) {
+    best.verdict = again.check.verdict;
+    best.check = again.check;
+    best.reason = "failed on fresh buffers: " + again.check.reason;
+    return;
+  }
+  time_and_check(backend, run.get(), *fresh, job.protocol, job.tolerance, again);
+  if (again.verdict != Verdict::Passed) {
+    best.verdict = again.verdict;
+    best.check = again.check;
+    best.reason = again.reason;
+    return;
+  }
+  best.confirmed = true;
+  best.confirm_median_us = again.time.median_us;
+  best.time = again.time;
+}
+
+}  // namespace
+
+std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache, const Job& job,
+                                          const EventSink& sink) {
+  const FamilyUnit* unit = find_family_unit(job.key.family, backend.kind());
+  if (unit == nullptr)
+    throw Error(fmt::format("the {} backend has no {} implementation", to_string(backend.kind()),
+                            family_name(job.key.family)),
+                "see `cktune list` for what each backend offers");
+  auto event = [&](EventKind k) {
+    nlohmann::json e = make_event(k);
+    e["job"] = job.id;
+    return e;
+  };
+  sink(event(EventKind::Prepare));
+  std::unique_ptr<Workload> workload = unit->prepare(job.key, job.protocol, job.seed, backend);
+  sink(event(EventKind::Prepared));
+  auto send_result = [&](const CandidateResult& r) {
+    nlohmann::json e = event(EventKind::Result);
+    e["result"] = to_json(r);
+    sink(e);
+  };
+  auto send_start = [&](const std::string& requested) {
+    nlohmann::json e = event(EventKind::Start);
+    e["cand"] = requested;
+    sink(e);
+  };
+
+  // Screening pass: verify every candidate and time it briefly; full timing follows for the few that
+  // can still win (a kernel 10x slower than the best need not run 100 more times to lose).
+  const bool screening = job.screen_factor > 0;
+  Protocol screen = job.protocol;
+  screen.warmup = 1;
+  screen.iters = std::max(1, job.screen_iters);
+  screen.min_time_ms = 0;
+  std::vector<CandidateResult> results;
+  std::vector<std::string> requested_names;
+  for (const std::string& requested : job.candidates) {
+    requested_names.push_back(requested);
+    CandidateResult r;
+    std::string name = requested;
+    if (requested == kDefaultAlias || requested == kBaselineAlias) {
+      r.alias = requested;
+      name = requested == kDefaultAlias ? unit->default_instance(job.key, backend)
+                                        : unit->baseline_instance(job.key, backend);
+    }
+    r.name = name.empty() ? requested : name;
+    Instance* inst = name.empty() ? nullptr : cache.find(job.key.family, name);
+    if (inst == nullptr && name.empty()) {
+      r.verdict = Verdict::NotSupported;
+      r.reason = requested == kBaselineAlias ? "no vendor library for this family on this device"
+                                             : "no default instance for this family on this device";
+    } else if (inst == nullptr) {
+      r.verdict = Verdict::NotSupported;
+      r.unknown_instance = true;
+      r.reason = fmt::format("no instance named '{}' on backend {}", name, to_string(backend.kind()));
+    } else {
+      r.id = inst->desc().id;
+      r.provider = inst->desc().provider;
+      r.split_k = inst->desc().split_k;
+      std::string why = inst->why_not(job.key);
+      if (!why.empty()) {
+        r.verdict = Verdict::NotSupported;
+        r.reason = why;
+      } else {
+        // The watchdog's clock for this candidate starts now, at its first launch.
+        send_start(requested);
+        Runnable run(*inst, backend, fault_for(job, name));
+        try {
+          r.check = run_and_check(run.get(), *workload, job.tolerance);
+          r.verdict = r.check.verdict;
+          r.reason = r.check.reason;
+          if (r.verdict == Verdict::Passed)
+            time_and_check(backend, run.get(), *workload, screening ? screen : job.protocol, job.tolerance, r);
+        } catch (const GpuError& e) {
+          // The device context may be unusable now: report, then let the parent restart this worker.
+          r.verdict = Verdict::Faulted;
+          r.reason = e.what();
+          send_result(r);
+          throw;
+        } catch (const NotSupportedError& e) {
+          r.verdict = Verdict::NotSupported;
+          r.reason = e.what();
+        } catch (const Error& e) {
+          r.verdict = Verdict::Failed;
+          r.reason = e.what();
+        }
+      }
+    }
+    send_result(r);
+    results.push_back(std::move(r));
+  }
+
+  if (screening) {
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& r : results)
+      if (r.verdict == Verdict::Passed) best = std::min(best, r.time.median_us);
+    for (size_t i = 0; i < results.size(); ++i) {
+      CandidateResult& r = results[i];
+      if (r.verdict != Verdict::Passed) continue;
+      if (r.time.median_us > best * job.screen_factor) {
+        r.reason = fmt::format("screened out: {:.2f}x the best screen time ({} launches)", r.time.median_us / best,
+                               screen.iters);
+        send_result(r);
+        continue;
+      }
+      Runnable run(*cache.find(job.key.family, r.name), backend, fault_for(job, r.name));
+      send_start(requested_names[i]);
+      try {
+        time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r);
+      } catch (const GpuError& e) {
+        r.verdict = Verdict::Faulted;
+        r.reason = e.what();
+        send_result(r);
+        throw;
+      } catch (const Error& e) {
+        r.verdict = Verdict::Failed;
+        r.reason = e.what();
+      }
+      send_result(r);
+    }
+  }
+
+  retime_near_ties(backend, cache, job, *workload, results);
+  workload.reset();  // the confirmation allocates its own buffers
+  confirm_runaway_winner(backend, *unit, cache, job, results);
+  nlohmann::json changed = nlohmann::json::array();
+  for (const auto& r : results)
+    if (r.retimed || r.confirmed || r.verdict != Verdict::Passed) changed.push_back(to_json(r));
+  nlohmann::json done = event(EventKind::Done);
+  done["retimed"] = changed;
+  done["default"] = unit->default_instance(job.key, backend);
+  sink(done);
+  return results;
+}
+
+int worker_main(BackendKind backend_kind, int device_index) {
+  // stdout is the event channel; keep everything else on stderr.
+  std::mutex out_mu;
+  auto send = [&](const nlohmann::json& j) {
+    std::string line = j.dump() + "\n";
+    std::lock_guard<std::mutex> lk(out_mu);
+    const char* p = line.data();
+    size_t left = line.size();
+    while (left > 0) {
+      ssize_t n = ::write(STDOUT_FILENO, p, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        std::_Exit(3);  // parent is gone
+      }
+      p += n;
+      left -= static_cast<size_t>(n);
+    }
+  };
+
+  std::unique_ptr<Backend> backend;
+  try {
+    backend = make_backend(backend_kind, device_index);
+  } catch (const Error& e) {
+    nlohmann::json f = make_event(EventKind::Fatal);
+    f["error"] = e.what();
+    send(f);
+    return 1;
+  }
+  nlohmann::json ready = make_event(EventKind::Ready);
+  ready["device"] = to_json(backend->device());
+  ready["pid"] = ::getpid();
+  send(ready);
+
+  // Heartbeat: proves the process is alive during long steps (reference computation, big shapes).
+  std::atomic<bool> stop{false};
+  std::thread beat([&] {
+    while (!stop.load()) {
+      for (int i = 0; i < 10 && !stop.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (!stop.load()) send(make_event(EventKind::Heartbeat));
+    }
+  });
+
+  InstanceCache cache(*backend);
+  std::string line;
+  int rc = 0;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    nlohmann::json msg;
+    try {
+      msg = nlohmann::json::parse(line);
+    } catch (const std::exception& e) {
+      nlohmann::json f = make_event(EventKind::Fatal);
+      f["error"] = fmt::format("bad command: {}", e.what());
+      send(f);
+      rc = 1;
+      break;
+    }
+    if (msg.value("cmd", "") == "quit") break;
+    Job job = job_from_json(msg.at("job"));
+    try {
+      evaluate_job(*backend, cache, job, send);
+    } catch (const GpuError& e) {
+      nlohmann::json f = make_event(EventKind::Fatal);
+      f["error"] = e.what();
+      send(f);
+      rc = 4;
+      break;
+    } catch (const Error& e) {
+      nlohmann::json f = make_event(EventKind::JobFailed);
+      f["job"] = job.id;
+      f["error"] = e.what();
+      send(f);
+    }
+  }
+  stop = true;
+  beat.join();
+  return rc;
+}
+
+}  // namespace cktune

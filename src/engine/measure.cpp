@@ -1,0 +1,71 @@
+#include "cktune/engine/measure.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "cktune/core/error.hpp"
+#include "cktune/engine/instance.hpp"
+#include "cktune/engine/workload.hpp"
+
+namespace cktune {
+
+std::string Protocol::describe(int sets_used) const {
+  return fmt::format("timer={};warmup={};iters={};min_time_ms={};rotate={};stat=median;seed={}",
+                     timer.empty() ? "unknown" : timer, warmup, iters, min_time_ms, sets_used, seed);
+}
+
+double percentile(std::vector<double> samples, double p) {
+  if (samples.empty()) return 0.0;
+  std::sort(samples.begin(), samples.end());
+  double pos = p * static_cast<double>(samples.size() - 1);
+  size_t lo = static_cast<size_t>(std::floor(pos));
+  size_t hi = std::min(lo + 1, samples.size() - 1);
+  double frac = pos - static_cast<double>(lo);
+  return samples[lo] + (samples[hi] - samples[lo]) * frac;
+}
+
+Measurement measure(Instance& instance, Workload& workload, Timer& timer, const Protocol& protocol) {
+  const int sets = std::max(1, workload.sets());
+  // Warm-up: module load, caches, clocks. Rotation continues across warm-up and timing so that the
+  // first timed launch does not find its inputs in the L2.
+  int launch_no = 0;
+  for (int i = 0; i < protocol.warmup; ++i) instance.launch(workload, launch_no++ % sets);
+
+  std::vector<double> times;
+  int target = std::max(1, protocol.iters);
+  double total_ms = 0.0;
+  while (true) {
+    int chunk = target - static_cast<int>(times.size());
+    timer.reserve(chunk);
+    for (int i = 0; i < chunk; ++i) {
+      timer.begin(i);
+      instance.launch(workload, launch_no++ % sets);
+      timer.end(i);
+    }
+    std::vector<double> got = timer.collect_us();
+    if (static_cast<int>(got.size()) != chunk) throw Error("timer returned a wrong number of samples");
+    for (double t : got) total_ms += t / 1000.0;
+    times.insert(times.end(), got.begin(), got.end());
+    if (total_ms >= protocol.min_time_ms || static_cast<int>(times.size()) >= protocol.max_iters) break;
+    // Not enough time yet: grow geometrically toward min_time_ms.
+    double per_iter_ms = total_ms / static_cast<double>(times.size());
+    double more = per_iter_ms > 0 ? (protocol.min_time_ms - total_ms) / per_iter_ms : times.size();
+    target = static_cast<int>(times.size()) +
+             std::clamp(static_cast<int>(std::ceil(more)), 1, protocol.max_iters - static_cast<int>(times.size()));
+  }
+
+  Measurement m;
+  m.iters = static_cast<int>(times.size());
+  m.sets = sets;
+  m.median_us = percentile(times, 0.5);
+  m.p10_us = percentile(times, 0.1);
+  m.p90_us = percentile(times, 0.9);
+  m.min_us = *std::min_element(times.begin(), times.end());
+  m.mean_us = std::accumulate(times.begin(), times.end(), 0.0) / static_cast<double>(times.size());
+  return m;
+}
+
+}  // namespace cktune

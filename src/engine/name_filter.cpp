@@ -1,0 +1,27 @@
+#include "cktune/engine/name_filter.hpp"
+
+#include <re2/re2.h>
+
+#include <fmt/format.h>
+
+#include "cktune/core/error.hpp"
+
+namespace cktune {
+
+NameFilter::NameFilter(const std::string& pattern) {
+  if (pattern.empty()) return;
+  RE2::Options opt;
+  opt.set_log_errors(false);
+  re_ = std::make_unique<RE2>(pattern, opt);
+  if (!re_->ok())
+    throw Error(fmt::format("--kernels '{}' is not a valid regular expression: {}", pattern, re_->error()),
+                "use RE2 syntax, e.g. --kernels 'mma_.*sk8' (a plain fragment also works)");
+}
+
+NameFilter::~NameFilter() = default;
+NameFilter::NameFilter(NameFilter&&) noexcept = default;
+NameFilter& NameFilter::operator=(NameFilter&&) noexcept = default;
+
+bool NameFilter::matches(const std::string& name) const { return !re_ || RE2::PartialMatch(name, *re_); }
+
+}  // namespace cktune

@@ -1,0 +1,128 @@
+// a8w8 (per-token activation scales, per-channel weight scales; int8 or fp8) and its bpreshuffle twin
+// on the CPU: the CPU GEMM algorithms with the scale product applied per output, checked against the
+// exact reference.
+#include <fmt/format.h>
+
+#include "backends/cpu_backend.hpp"
+#include "cktune/cpu/gemm_kernels.hpp"
+#include "cktune/engine/family_unit.hpp"
+#include "cktune/engine/policy.hpp"
+#include "cktune/engine/tuned_row.hpp"
+#include "cktune/numerics/quant.hpp"
+#include "cktune/numerics/random.hpp"
+#include "cktune/ref/gemm.hpp"
+#include "families/common/cpu_gemm.hpp"
+
+namespace cktune {
+
+namespace {
+
+struct PtpcWorkload final : Workload {
+  std::vector<PtpcGemmInputs> inputs;  // copies of one set (see the blockscale unit)
+  std::vector<std::vector<uint8_t>> wq_shuffled;
+  std::vector<PtpcGemmView> views;
+  HostOutput out;
+  explicit PtpcWorkload(size_t cells) : out(cells) {}
+  int sets() const override { return static_cast<int>(views.size()); }
+  OutputBuffer& output() override { return out; }
+};
+
+class PtpcCpuInstance final : public Instance {
+ public:
+  PtpcCpuInstance(CpuBlockscaleParams p, InstanceDesc d) : Instance(std::move(d)), p_(p) {}
+  std::string why_not(const ProblemKey& key) const override {
+    GemmDims g = gemm_dims(key);
+    if (!qdtype_from_string(key.get("q_dtype_w"))) return fmt::format("q_dtype_w {} is not implemented", key.get("q_dtype_w"));
+    bool shuffled = key.family == Family::A8W8Bpreshuffle;
+    if (!can_run(p_, static_cast<int>(g.M), static_cast<int>(g.N), static_cast<int>(g.K), shuffled))
+      return "this blocking does not fit the shape";
+    return {};
+  }
+  void launch(Workload& w, int set) override {
+    // Planted history bug (tests): only the first launch of this instance computes.
+    if (p_.bug == PlantedBug::FirstLaunchOnly && launches_++ > 0) return;
+    auto& wl = static_cast<PtpcWorkload&>(w);
+    cpu_a8w8_ptpc(p_, wl.views[static_cast<size_t>(set)], wl.out.data());
+  }
+
+ private:
+  CpuBlockscaleParams p_;
+  long launches_ = 0;
+};
+
+class PtpcCpuUnit final : public FamilyUnit {
+ public:
+  explicit PtpcCpuUnit(Family family) : family_(family) {}
+
+  std::vector<InstanceDesc> describe() const override {
+    std::vector<InstanceDesc> out;
+    for (auto& c : families::cpu_gemm_candidates(family_, ptpc_kernel_name)) out.push_back(std::move(c.desc));
+    return out;
+  }
+  std::vector<InstancePtr> instances(Backend&) const override {
+    std::vector<InstancePtr> out;
+    for (auto& c : families::cpu_gemm_candidates(family_, ptpc_kernel_name))
+      out.push_back(std::make_unique<PtpcCpuInstance>(c.params, std::move(c.desc)));
+    return out;
+  }
+  std::string default_instance(const ProblemKey&, const Backend&) const override {
+    return ptpc_kernel_name(families::cpu_gemm_default());
+  }
+
+  std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol, std::uint64_t seed,
+                                    Backend& backend) const override {
+    GemmDims g = gemm_dims(key);
+    families::check_cpu_gemm_size(g);
+    auto dtype = qdtype_from_string(key.get("q_dtype_w"));
+    if (!dtype) throw Error(fmt::format("q_dtype_w {} is not implemented on the CPU", key.get("q_dtype_w")));
+    const int M = static_cast<int>(g.M), N = static_cast<int>(g.N), K = static_cast<int>(g.K);
+    const bool shuffled = family_ == Family::A8W8Bpreshuffle;
+    auto wl = std::make_unique<PtpcWorkload>(static_cast<size_t>(M) * N);
+    const int sets = rotation_sets(protocol, backend.device(), backend.policy(), static_cast<double>(M + N) * K);
+    PtpcGemmInputs in = make_ptpc_inputs(M, N, K, *dtype, seed * 1000003ull);
+    wl->inputs.assign(static_cast<size_t>(sets), in);
+    for (auto& set : wl->inputs) {
+      wl->views.push_back(view_of(set));
+      if (shuffled && can_preshuffle(N, K)) wl->wq_shuffled.push_back(preshuffle_weight(set.wq.data(), N, K));
+    }
+    for (size_t s = 0; s < wl->wq_shuffled.size(); ++s) {
+      wl->views[s].wq = wl->wq_shuffled[s].data();
+      wl->views[s].w_preshuffled = true;
+    }
+    Reference& ref = wl->reference;
+    ref.rows = M;
+    ref.cols = N;
+    ref.sampled_rows = reference_rows(M, static_cast<double>(N) * K, backend.policy(), seed);
+    const PtpcGemmView v = view_of(in);
+    if (ref.sampled_rows.empty()) {
+      ref.values.resize(static_cast<size_t>(M) * N);
+      ref_a8w8_ptpc(v, ref.values.data());
+    } else {
+      ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(N));
+      ref_a8w8_ptpc_rows(v, ref.sampled_rows, ref.values.data());
+    }
+    return wl;
+  }
+
+  std::vector<std::string> tuned_row(const ProblemKey& key, const DeviceInfo& device, const CandidateResult& winner,
+                                     const InstanceDesc&) const override {
+    return gemm_tuned_row(key, device, winner);
+  }
+
+ private:
+  Family family_;
+};
+
+}  // namespace
+
+const FamilyUnit& a8w8_cpu() {
+  static const PtpcCpuUnit unit(Family::A8W8);
+  return unit;
+}
+
+const FamilyUnit& a8w8_bpreshuffle_cpu() {
+  static const PtpcCpuUnit unit(Family::A8W8Bpreshuffle);
+  return unit;
+}
+
+}  // namespace cktune

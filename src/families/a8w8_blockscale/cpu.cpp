@@ -1,0 +1,134 @@
+// a8w8_blockscale and its bpreshuffle twin on the CPU: cktune's CPU GEMM algorithms as candidates,
+// checked against the exact reference (same math, the twin with preshuffled weights and transposed
+// activation scales).
+#include <fmt/format.h>
+
+#include "backends/cpu_backend.hpp"
+#include "cktune/cpu/gemm_kernels.hpp"
+#include "cktune/engine/family_unit.hpp"
+#include "cktune/engine/policy.hpp"
+#include "cktune/engine/tuned_row.hpp"
+#include "cktune/numerics/quant.hpp"
+#include "cktune/numerics/random.hpp"
+#include "cktune/ref/gemm.hpp"
+#include "families/common/cpu_gemm.hpp"
+
+namespace cktune {
+
+namespace {
+
+struct BlockscaleWorkload final : Workload {
+  // One input set; the rotation sets are copies at other addresses (rotation is about where the data
+  // lives, so every set's output equals the one reference).
+  std::vector<BlockscaleGemmInputs> inputs;
+  std::vector<std::vector<uint8_t>> wq_shuffled;
+  std::vector<std::vector<float>> xs_t;
+  std::vector<BlockscaleGemmView> views;
+  HostOutput out;
+  explicit BlockscaleWorkload(size_t cells) : out(cells) {}
+  int sets() const override { return static_cast<int>(views.size()); }
+  OutputBuffer& output() override { return out; }
+};
+
+class BlockscaleCpuInstance final : public Instance {
+ public:
+  BlockscaleCpuInstance(CpuBlockscaleParams p, InstanceDesc d) : Instance(std::move(d)), p_(p) {}
+  std::string why_not(const ProblemKey& key) const override {
+    GemmDims g = gemm_dims(key);
+    if (g.K % 128 != 0) return fmt::format("K={} is not a multiple of 128", g.K);
+    bool shuffled = key.family == Family::A8W8BlockscaleBpreshuffle;
+    if (!can_run(p_, static_cast<int>(g.M), static_cast<int>(g.N), static_cast<int>(g.K), shuffled))
+      return "this blocking does not fit the shape";
+    return {};
+  }
+  void launch(Workload& w, int set) override {
+    // Planted history bug (tests): only the first launch of this instance computes.
+    if (p_.bug == PlantedBug::FirstLaunchOnly && launches_++ > 0) return;
+    auto& wl = static_cast<BlockscaleWorkload&>(w);
+    cpu_a8w8_blockscale(p_, wl.views[static_cast<size_t>(set)], wl.out.data());
+  }
+
+ private:
+  CpuBlockscaleParams p_;
+  long launches_ = 0;
+};
+
+class BlockscaleCpuUnit final : public FamilyUnit {
+ public:
+  explicit BlockscaleCpuUnit(Family family) : family_(family) {}
+
+  std::vector<InstanceDesc> describe() const override {
+    std::vector<InstanceDesc> out;
+    for (auto& c : families::cpu_gemm_candidates(family_, kernel_name)) out.push_back(std::move(c.desc));
+    return out;
+  }
+  std::vector<InstancePtr> instances(Backend&) const override {
+    std::vector<InstancePtr> out;
+    for (auto& c : families::cpu_gemm_candidates(family_, kernel_name))
+      out.push_back(std::make_unique<BlockscaleCpuInstance>(c.params, std::move(c.desc)));
+    return out;
+  }
+  std::string default_instance(const ProblemKey&, const Backend&) const override {
+    return kernel_name(families::cpu_gemm_default());
+  }
+
+  std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol, std::uint64_t seed,
+                                    Backend& backend) const override {
+    GemmDims g = gemm_dims(key);
+    families::check_cpu_gemm_size(g);
+    const int M = static_cast<int>(g.M), N = static_cast<int>(g.N), K = static_cast<int>(g.K);
+    const bool shuffled = family_ == Family::A8W8BlockscaleBpreshuffle;
+    auto wl = std::make_unique<BlockscaleWorkload>(static_cast<size_t>(M) * N);
+    const int sets = rotation_sets(protocol, backend.device(), backend.policy(), static_cast<double>(M + N) * K);
+    BlockscaleGemmInputs in = make_blockscale_inputs(M, N, K, Fp8Format::E4M3FN, seed * 1000003ull);
+    wl->inputs.assign(static_cast<size_t>(sets), in);
+    for (auto& set : wl->inputs) {
+      BlockscaleGemmView v = view_of(set);
+      if (shuffled && can_preshuffle(N, K)) {
+        wl->wq_shuffled.push_back(preshuffle_weight(set.wq.data(), N, K));
+        wl->xs_t.push_back(transpose(set.x_scale.data(), M, set.k_blocks()));
+      }
+      wl->views.push_back(v);
+    }
+    for (size_t s = 0; s < wl->wq_shuffled.size(); ++s) {
+      wl->views[s].wq = wl->wq_shuffled[s].data();
+      wl->views[s].w_preshuffled = true;
+      wl->views[s].x_scale = wl->xs_t[s].data();
+      wl->views[s].x_scale_transposed = true;
+    }
+    Reference& ref = wl->reference;
+    ref.rows = M;
+    ref.cols = N;
+    ref.sampled_rows = reference_rows(M, static_cast<double>(N) * K, backend.policy(), seed);
+    if (ref.sampled_rows.empty()) {
+      ref.values.resize(static_cast<size_t>(M) * N);
+      ref_a8w8_blockscale(in, ref.values.data());
+    } else {
+      ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(N));
+      ref_a8w8_blockscale_rows(in, ref.sampled_rows, ref.values.data());
+    }
+    return wl;
+  }
+
+  std::vector<std::string> tuned_row(const ProblemKey& key, const DeviceInfo& device, const CandidateResult& winner,
+                                     const InstanceDesc&) const override {
+    return gemm_tuned_row(key, device, winner);
+  }
+
+ private:
+  Family family_;
+};
+
+}  // namespace
+
+const FamilyUnit& a8w8_blockscale_cpu() {
+  static const BlockscaleCpuUnit unit(Family::A8W8Blockscale);
+  return unit;
+}
+
+const FamilyUnit& a8w8_blockscale_bpreshuffle_cpu() {
+  static const BlockscaleCpuUnit unit(Family::A8W8BlockscaleBpreshuffle);
+  return unit;
+}
+
+}  // namespace cktune

@@ -1,0 +1,249 @@
+// a8w8_blockscale on the GPU: cktune's hand-written kernel instances (kernels/a8w8_blockscale) and the
+// vendor library (cuBLASLt blockwise FP8) as candidates.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "cktune/core/error.hpp"
+#include "cktune/engine/family_unit.hpp"
+#include "cktune/engine/policy.hpp"
+#include "cktune/engine/tuned_row.hpp"
+#include "cktune/gpu/runtime.hpp"
+#include "cktune/numerics/random.hpp"
+#include "cktune/ref/gemm.hpp"
+#include "gpu/blaslt.hpp"
+#include "backends/gpu_backend.hpp"
+#include "kernels/a8w8_blockscale/a8w8_blockscale.hpp"
+#include "kernels/common/compat.hpp"
+
+namespace cktune {
+
+namespace bs = kernels::a8w8_blockscale;
+
+namespace {
+
+constexpr int kBlasltSlots = 8;       // blaslt_h0 .. blaslt_h7: the heuristic's i-th algorithm for the shape
+constexpr int kBlasltIdBase = 10000;  // kernelIds of the vendor instances
+
+std::string blaslt_name(int i) { return fmt::format("blaslt_h{}", i); }
+
+// One problem's device data. Our kernels' scratch (split-K partials and tile counters) and the vendor
+// library's workspace are separate buffers: a library algorithm may leave anything in its workspace,
+// and counters that another candidate scribbled over make split-K kernels skip their reduction.
+struct GpuGemmWorkload final : Workload {
+  int M = 0, N = 0, K = 0, m_alloc = 0;
+  std::vector<gpu::DeviceBuffer> xq, xs, wq, ws;  // per set (copies of one set at other addresses)
+  std::vector<const float*> blaslt_xs, blaslt_ws;  // per set, converted scale layouts
+  std::vector<gpu::DeviceBuffer> blaslt_scales;
+  std::optional<DeviceOutput> y;                   // [m_alloc, N] bf16
+  gpu::DeviceBuffer scratch;                       // cktune kernels only
+  gpu::DeviceBuffer blaslt_workspace;              // cuBLASLt only
+  std::optional<gpu::blaslt::Plan> plan;
+  GpuBackend* backend = nullptr;
+  int sets() const override { return static_cast<int>(xq.size()); }
+  OutputBuffer& output() override { return *y; }
+  gpu::Stream stream() const { return gpu::as_stream(backend->stream().native()); }
+};
+
+class KernelInstance final : public Instance {
+ public:
+  KernelInstance(const bs::InstanceParams& p, InstanceDesc d, int sm) : Instance(std::move(d)), p_(p), sm_(sm) {}
+  std::string why_not(const ProblemKey& key) const override {
+    GemmDims g = gemm_dims(key);
+    const char* why = bs::why_not(p_, static_cast<int>(g.M), static_cast<int>(g.N), static_cast<int>(g.K), sm_);
+    return why ? why : "";
+  }
+  void launch(Workload& w, int set) override {
+    auto& wl = static_cast<GpuGemmWorkload&>(w);
+    size_t s = static_cast<size_t>(set);
+    bs::Args a{wl.xq[s].as<uint8_t>(), wl.xs[s].as<float>(), wl.wq[s].as<uint8_t>(), wl.ws[s].as<float>(),
+               wl.y->data(), wl.M, wl.N, wl.K, wl.scratch.data(), wl.scratch.size()};
+    CKTUNE_GPU_CHECK(bs::launch(p_, a, wl.stream()));
+  }
+
+ private:
+  bs::InstanceParams p_;
+  int sm_;
+};
+
+class BlasltInstance final : public Instance {
+ public:
+  BlasltInstance(int slot, InstanceDesc d) : Instance(std::move(d)), slot_(slot) {}
+  std::string why_not(const ProblemKey& key) const override {
+    const auto& av = gpu::blaslt::available();
+    if (!av.ok) return "cuBLASLt unavailable: " + av.reason;
+    GemmDims g = gemm_dims(key);
+    if (g.K % 128 != 0) return fmt::format("K={} is not a multiple of 128", g.K);
+    return {};  // whether the heuristic offers this slot is known once the plan exists (launch reports it)
+  }
+  void launch(Workload& w, int set) override {
+    auto& wl = static_cast<GpuGemmWorkload&>(w);
+    if (!wl.plan || slot_ >= static_cast<int>(wl.plan->algos().size()))
+      throw NotSupportedError(fmt::format("cuBLASLt's heuristic offers no algorithm #{} for this shape", slot_));
+    size_t s = static_cast<size_t>(set);
+    gpu::DeviceBuffer& work = wl.blaslt_workspace.size() > 0 ? wl.blaslt_workspace : wl.scratch;
+    gpu::blaslt::Args a{wl.xq[s].as<uint8_t>(), wl.blaslt_xs[s], wl.wq[s].as<uint8_t>(), wl.blaslt_ws[s],
+                        wl.y->data(), work.data(), work.size()};
+    int st = wl.plan->launch(slot_, a, wl.stream());
+    if (st != 0) throw Error(fmt::format("cuBLASLt launch failed: {}", gpu::blaslt::Plan::status_string(st)));
+  }
+
+ private:
+  int slot_;
+};
+
+std::vector<InstanceDesc> descriptions() {
+  std::vector<InstanceDesc> out;
+  for (const auto& p : bs::instances()) {
+    InstanceDesc d;
+    d.id = p.id;
+    d.name = p.name;
+    d.family = Family::A8W8Blockscale;
+    d.provider = Provider::Cktune;
+    d.backend = BackendKind::Gpu;
+    d.split_k = p.split_k;
+    d.params = {{"variant", std::string(bs::to_string(p.variant))}, {"tile_m", std::to_string(p.tile_m)},
+                {"tile_n", std::to_string(p.tile_n)},               {"tile_k", std::to_string(p.tile_k)},
+                {"stages", std::to_string(p.stages)},               {"warps", std::to_string(p.warps)},
+                {"split_k", std::to_string(p.split_k)},             {"min_sm", std::to_string(p.min_sm)}};
+    out.push_back(std::move(d));
+  }
+  for (int i = 0; i < kBlasltSlots; ++i) {
+    InstanceDesc d;
+    d.id = kBlasltIdBase + i;
+    d.name = blaslt_name(i);
+    d.family = Family::A8W8Blockscale;
+    d.provider = Provider::Blaslt;
+    d.backend = BackendKind::Gpu;
+    d.params = {{"heuristic_rank", std::to_string(i)}};
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+class BlockscaleGpuUnit final : public FamilyUnit {
+ public:
+  std::vector<InstanceDesc> describe() const override { return descriptions(); }
+
+  std::vector<InstancePtr> instances(Backend& backend) const override {
+    const int sm = static_cast<GpuBackend&>(backend).sm();
+    std::vector<InstancePtr> out;
+    auto descs = descriptions();
+    auto params = bs::instances();
+    for (size_t i = 0; i < descs.size(); ++i) {
+      if (i < params.size()) out.push_back(std::make_unique<KernelInstance>(params[i], descs[i], sm));
+      else out.push_back(std::make_unique<BlasltInstance>(static_cast<int>(i - params.size()), descs[i]));
+    }
+    return out;
+  }
+
+  std::string default_instance(const ProblemKey& key, const Backend& backend) const override {
+    GemmDims g = gemm_dims(key);
+    const int sm = static_cast<const GpuBackend&>(backend).sm();
+    int i = bs::default_instance(static_cast<int>(g.M), static_cast<int>(g.N), static_cast<int>(g.K),
+                                 backend.device().cu_num, sm);
+    return bs::instances()[static_cast<size_t>(i)].name;
+  }
+  std::string baseline_instance(const ProblemKey&, const Backend&) const override {
+    return gpu::blaslt::available().ok ? blaslt_name(0) : std::string();
+  }
+
+  std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol, std::uint64_t seed,
+                                    Backend& backend_base) const override {
+    auto& backend = static_cast<GpuBackend&>(backend_base);
+    GemmDims g = gemm_dims(key);
+    if (g.K % 128 != 0) throw Error(fmt::format("K={} is not a multiple of 128", g.K));
+    auto wl = std::make_unique<GpuGemmWorkload>();
+    wl->backend = &backend;
+    wl->M = static_cast<int>(g.M);
+    wl->N = static_cast<int>(g.N);
+    wl->K = static_cast<int>(g.K);
+    gpu::GpuStream& stream = backend.stream();
+    if (gpu::blaslt::available().ok) wl->plan = gpu::blaslt::Plan::create(wl->M, wl->N, wl->K, kBlasltSlots);
+    wl->m_alloc = wl->plan ? std::max(wl->M, wl->plan->padded_m()) : wl->M;
+    const size_t kb = static_cast<size_t>(g.K / 128), nb = static_cast<size_t>((g.N + 127) / 128);
+    const size_t x_bytes = static_cast<size_t>(wl->m_alloc) * g.K, w_bytes = static_cast<size_t>(g.N) * g.K;
+    const size_t xs_bytes = static_cast<size_t>(wl->m_alloc) * kb * 4, ws_bytes = nb * kb * 4;
+    const int sets = rotation_sets(protocol, backend.device(), backend.policy(),
+                                   static_cast<double>(x_bytes + w_bytes + xs_bytes + ws_bytes));
+
+    // Fresh random inputs (signed values, never zeros) for set 0; the other sets hold copies at other
+    // addresses: rotation is about where the data lives, not what it is.
+    BlockscaleGemmInputs in = make_blockscale_inputs(wl->M, wl->N, wl->K, Fp8Format::E4M3FN, seed);
+    std::vector<uint8_t> xq_host(x_bytes, 0);
+    std::memcpy(xq_host.data(), in.xq.data(), in.xq.size());
+    std::vector<float> xs_host(static_cast<size_t>(wl->m_alloc) * kb, 1.0f);
+    std::memcpy(xs_host.data(), in.x_scale.data(), in.x_scale.size() * 4);
+    for (int s = 0; s < sets; ++s) {
+      wl->xq.emplace_back(x_bytes);
+      wl->xs.emplace_back(xs_bytes);
+      wl->wq.emplace_back(w_bytes);
+      wl->ws.emplace_back(ws_bytes);
+      wl->xq.back().copy_from_host(xq_host.data(), x_bytes, stream);
+      wl->xs.back().copy_from_host(xs_host.data(), xs_bytes, stream);
+      wl->wq.back().copy_from_host(in.wq.data(), w_bytes, stream);
+      wl->ws.back().copy_from_host(in.w_scale.data(), ws_bytes, stream);
+    }
+    wl->y.emplace(backend, static_cast<size_t>(wl->M) * g.N, static_cast<size_t>(wl->m_alloc) * g.N);
+    size_t scratch = 0;
+    for (const auto& p : bs::instances())
+      if (!bs::why_not(p, wl->M, wl->N, wl->K, backend.sm()))
+        scratch = std::max(scratch, bs::workspace_bytes(p, wl->M, wl->N, wl->K));
+    wl->scratch = gpu::DeviceBuffer(std::max<size_t>(scratch, 256));
+    CKTUNE_GPU_CHECK(bs::prepare_workspace(wl->scratch.data(), wl->scratch.size(), wl->stream()));
+    // Development switch (docs/perf.md, 2026-11-23): CKTUNE_SHARED_VENDOR_WORKSPACE=1 brings back the old
+    // layout in which cuBLASLt's workspace was cktune's scratch, to show the failure it caused.
+    const char* shared = std::getenv("CKTUNE_SHARED_VENDOR_WORKSPACE");
+    const bool share = shared != nullptr && *shared == '1';
+    if (wl->plan && !wl->plan->algos().empty()) {
+      if (share) {
+        if (wl->scratch.size() < wl->plan->max_workspace_bytes()) {
+          wl->scratch = gpu::DeviceBuffer(wl->plan->max_workspace_bytes());
+          CKTUNE_GPU_CHECK(bs::prepare_workspace(wl->scratch.data(), wl->scratch.size(), wl->stream()));
+        }
+      } else {
+        wl->blaslt_workspace = gpu::DeviceBuffer(std::max<size_t>(wl->plan->max_workspace_bytes(), 256));
+      }
+      for (int s = 0; s < sets; ++s) {
+        wl->blaslt_scales.emplace_back(std::max<size_t>(wl->plan->scale_bytes(), 256));
+        const float *xs_t = nullptr, *ws_out = nullptr;
+        CKTUNE_GPU_CHECK(wl->plan->convert_scales(wl->xs[s].as<float>(), wl->ws[s].as<float>(),
+                                                  wl->blaslt_scales.back().data(), wl->stream(), &xs_t, &ws_out));
+        wl->blaslt_xs.push_back(xs_t);
+        wl->blaslt_ws.push_back(ws_out);
+      }
+    }
+
+    // Reference on the CPU: every row when affordable, else rows sampled over M (first and last included).
+    Reference& ref = wl->reference;
+    ref.rows = g.M;
+    ref.cols = g.N;
+    ref.sampled_rows = reference_rows(g.M, static_cast<double>(g.N) * g.K, backend.policy(), seed);
+    if (ref.sampled_rows.empty()) {
+      ref.values.resize(static_cast<size_t>(g.M) * g.N);
+      ref_a8w8_blockscale(in, ref.values.data());
+    } else {
+      ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(g.N));
+      ref_a8w8_blockscale_rows(in, ref.sampled_rows, ref.values.data());
+    }
+    stream.synchronize();
+    return wl;
+  }
+
+  std::vector<std::string> tuned_row(const ProblemKey& key, const DeviceInfo& device, const CandidateResult& winner,
+                                     const InstanceDesc&) const override {
+    return gemm_tuned_row(key, device, winner);
+  }
+};
+
+}  // namespace
+
+const FamilyUnit& a8w8_blockscale_gpu() {
+  static const BlockscaleGpuUnit unit;
+  return unit;
+}
+
+}  // namespace cktune

@@ -1,0 +1,81 @@
+// The CPU family units through the engine: every honest instance passes on fresh random inputs (ragged
+// shapes), every planted wrong one fails, and a kernel whose timed launches write nothing is caught by
+// the check of the timed launches even though its verification launch passed.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cktune/engine/evaluate.hpp"
+#include "cktune/engine/family_unit.hpp"
+#include "cktune/engine/registry.hpp"
+
+namespace cktune {
+namespace {
+
+std::vector<CandidateResult> run_all(Family family, std::vector<std::string> cells, bool planted) {
+  auto backend = make_backend(BackendKind::Cpu);
+  InstanceCache cache(*backend);
+  Job job;
+  job.key = ProblemKey{family, std::move(cells)};
+  job.protocol.warmup = 1;
+  job.protocol.iters = 3;
+  job.screen_factor = 0;
+  job.retime_rounds = 0;
+  job.seed = 11;
+  for (const auto& d : list_instances(BackendKind::Cpu, family, planted))
+    if (d.test_only == planted) job.candidates.push_back(d.name);
+  return evaluate_job(*backend, cache, job, [](const nlohmann::json&) {});
+}
+
+struct Case {
+  Family family;
+  std::vector<std::string> cells;
+};
+
+const Case kCases[] = {
+    {Family::A8W8Blockscale, {"37", "200", "512"}},
+    {Family::A8W8BlockscaleBpreshuffle, {"17", "256", "512"}},
+    {Family::A8W8, {"9", "160", "256", "torch.int8"}},
+    {Family::A8W8, {"33", "96", "384", "torch.float8_e4m3fn"}},
+    {Family::A8W8Bpreshuffle, {"5", "128", "256", "torch.int8"}},
+};
+
+TEST(CpuUnits, EveryHonestInstancePasses) {
+  for (const auto& c : kCases) {
+    int passed = 0;
+    for (const auto& r : run_all(c.family, c.cells, false)) {
+      if (r.verdict == Verdict::NotSupported) continue;
+      EXPECT_EQ(r.verdict, Verdict::Passed) << family_name(c.family) << " " << r.name << ": " << r.reason;
+      passed += r.verdict == Verdict::Passed;
+    }
+    EXPECT_GT(passed, 0) << family_name(c.family);
+  }
+}
+
+TEST(CpuUnits, EveryPlantedInstanceFails) {
+  for (const auto& c : kCases) {
+    auto results = run_all(c.family, c.cells, true);
+    ASSERT_FALSE(results.empty());
+    for (const auto& r : results)
+      EXPECT_NE(r.verdict, Verdict::Passed) << family_name(c.family) << " " << r.name << " passed";
+  }
+}
+
+// The failure the GPU once had (split-K counters left dirty by an earlier candidate): a kernel that
+// computes in its verification launch and writes nothing afterwards. Only the check of the timed
+// launches sees it, and it must say so.
+TEST(CpuUnits, AKernelThatStopsWritingAfterItsFirstLaunchIsCaught) {
+  auto results = run_all(Family::A8W8Blockscale, {"24", "128", "256"}, true);
+  bool seen = false;
+  for (const auto& r : results) {
+    if (r.name.find("first_launch_only") == std::string::npos) continue;
+    seen = true;
+    EXPECT_EQ(r.verdict, Verdict::Incorrect) << r.reason;
+    EXPECT_NE(r.reason.find("timed launches"), std::string::npos) << r.reason;
+  }
+  EXPECT_TRUE(seen);
+}
+
+}  // namespace
+}  // namespace cktune
