@@ -59,6 +59,8 @@ pre { background: #f6f8fa; border: 1px solid #d0d7de; padding: .8em; overflow-x:
 .charts { display: flex; flex-wrap: wrap; gap: 12px; }
 figure { margin: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px; background: #fff; }
 figcaption { font-size: 12px; color: #57606a; }
+figure.wide { margin: 8px 0 16px; overflow-x: auto; }
+figure.wide svg { max-width: 100%; height: auto; }
 )";
 
 std::string table(const ReportBlock& b) {
@@ -107,6 +109,16 @@ std::string render_report_html(const Report& r) {
       case ReportBlock::Kind::Table: out += table(b); break;
       case ReportBlock::Kind::Code: out += fmt::format("<pre><code>{}</code></pre>\n", escape(b.text)); break;
       case ReportBlock::Kind::Chart: {
+        if (b.group == kOverviewChart) {
+          // Full width, outside the grid of small per-group charts.
+          if (in_charts) {
+            out += "</div>\n";
+            in_charts = false;
+          }
+          std::string svg = overview_chart_svg(r.comparison);
+          if (!svg.empty()) out += fmt::format("<figure class=\"wide\">\n{}</figure>\n", svg);
+          break;
+        }
         if (!in_charts) {
           out += "<div class=\"charts\">\n";
           in_charts = true;
