@@ -64,16 +64,19 @@ std::optional<int> precheck(const CLI::App& app, const std::vector<std::string>&
     return usage_error(fmt::format("unknown command '{}'", verb), closest_match(verb, verbs), "");
   }
   if (verb == "help") {
-    // `cktune help VERB`: VERB must exist.
+    // `cktune help [VERB]` is answered here: handed to CLI11, a VERB after `help` would be taken for a
+    // second subcommand.
     if (i + 1 < in_order.size()) {
       const std::string& target = in_order[i + 1];
       try {
-        (void)app.get_subcommand(target);
+        std::fputs(app.get_subcommand(target)->help("cktune").c_str(), stdout);
       } catch (const CLI::OptionNotFound&) {
         return usage_error(fmt::format("unknown command '{}'", target), closest_match(target, verbs), "");
       }
+    } else {
+      std::fputs(app.help().c_str(), stdout);
     }
-    return std::nullopt;
+    return 0;
   }
   const std::vector<std::string> known = long_options(*sub);
   for (size_t j = i + 1; j < in_order.size(); ++j) {
@@ -94,13 +97,8 @@ std::string version_text() {
 }
 
 void register_help_and_version(CLI::App& app) {
-  auto* help = app.add_subcommand("help", "Show the help of the program or of one command: cktune help VERB");
-  auto verb = std::make_shared<std::string>();
-  help->add_option("verb", *verb, "The command to describe");
-  help->callback([&app, verb] {
-    const CLI::App* target = verb->empty() ? &app : app.get_subcommand(*verb);
-    std::fputs(target->help(verb->empty() ? "" : "cktune").c_str(), stdout);
-  });
+  // Listed in --help; precheck() answers `cktune help [VERB]` before CLI11 parses.
+  app.add_subcommand("help", "Show the help of the program or of one command: cktune help VERB");
   auto* version = app.add_subcommand("version", "Print the version, GPU backend, device code targets and source revision");
   version->callback([] { std::fputs((version_text() + "\n").c_str(), stdout); });
 }

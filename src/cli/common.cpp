@@ -55,8 +55,10 @@ std::vector<int> parse_int_list(const std::string& text, const std::string& opti
 }
 
 namespace {
-// A validator from a predicate on the parsed double; `what` describes the accepted values.
-CLI::Validator number_check(const std::string& name, const std::string& what, bool (*ok)(double)) {
+// A validator from a predicate on the parsed double. `shown` is what --help prints after the type
+// ("FLOAT:>= 0"); `what` describes the accepted values in the error message.
+CLI::Validator number_check(const std::string& name, const std::string& shown, const std::string& what,
+                            bool (*ok)(double)) {
   return CLI::Validator(
       [what, ok](std::string& text) -> std::string {
         double v = 0;
@@ -71,18 +73,18 @@ CLI::Validator number_check(const std::string& name, const std::string& what, bo
         if (!ok(v)) return fmt::format("{} is out of range (expected {})", text, what);
         return {};
       },
-      what, name);
+      shown, name);
 }
 }  // namespace
 
 CLI::Validator positive_finite() {
-  return number_check("POSITIVE", "a number > 0", [](double v) { return v > 0; });
+  return number_check("POSITIVE", "> 0", "a number > 0", [](double v) { return v > 0; });
 }
 CLI::Validator non_negative_finite() {
-  return number_check("NON_NEGATIVE", "a number >= 0", [](double v) { return v >= 0; });
+  return number_check("NON_NEGATIVE", ">= 0", "a number >= 0", [](double v) { return v >= 0; });
 }
 CLI::Validator fraction_0_1() {
-  return number_check("FRACTION", "a number from 0 to 1", [](double v) { return v >= 0 && v <= 1; });
+  return number_check("FRACTION", "0..1", "a number from 0 to 1", [](double v) { return v >= 0 && v <= 1; });
 }
 
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {

@@ -13,8 +13,8 @@ after=$data/results/a8w8_blockscale_after.csv
 # Text: per-shape table, summary, groups, unmatched shapes.
 "$bin" compare "$before" "$after" >"$tmp/out.txt" 2>"$tmp/err.txt" || fail "compare exited $?: $(cat "$tmp/err.txt")"
 grep -q "a8w8_blockscale: per shape" "$tmp/out.txt" || fail "no per-shape table"
-grep -Eq "^ +1 +4096 +7168 +decode +20\.0000 +10\.0000 +2\.000x +improved" "$tmp/out.txt" || fail "M=1 row wrong"
-grep -Eq "^ +128 +4096 +7168 .* 0\.800x +regressed" "$tmp/out.txt" || fail "M=128 not regressed"
+grep -Eq "^ +1 +4096 +7168 +decode +20\.0000 +10\.0000 +2\.000x +5\.0%/5\.0% +improved" "$tmp/out.txt" || fail "M=1 row wrong"
+grep -Eq "^ +128 +4096 +7168 .* 0\.800x +[0-9.]+%/[0-9.]+% +regressed" "$tmp/out.txt" || fail "M=128 not regressed"
 grep -Eq "^ +all +6 +1\.[0-9]+x" "$tmp/out.txt" || fail "summary line wrong"
 grep -q "N=7168,K=2048" "$tmp/out.txt" || fail "group label missing"
 grep -q "only in before" "$tmp/out.txt" || fail "unmatched shapes not listed"
