@@ -223,7 +223,7 @@ std::string overview_chart_svg(const Comparison& c) {
   }
   if (pts.empty()) return {};
 
-  constexpr double W = 880, left = 64, right = 16, top = 28, panel = 230, gap = 46, bottom = 40;
+  constexpr double W = 880, left = 64, right = 16, top = 28, panel = 230, gap = 46, bottom = 52;
   const double pw = W - left - right;
   // Legend: one line per group (colour, marker, label, geomean) under the plots.
   const double legend_top = top + 2 * panel + gap + bottom;
@@ -252,6 +252,10 @@ std::string overview_chart_svg(const Comparison& c) {
   const double tick0 = x0, tick1 = x1;
   x0 -= 0.4;
   x1 += 0.4;
+  // Decade ticks stay at l0..l1; the plotted range gets a little air so points are not on the frame.
+  const double dec0 = l0, dec1 = l1;
+  l0 -= 0.08 * (dec1 - dec0);
+  l1 += 0.08 * (dec1 - dec0);
   const double pad = std::max(0.05, (s1 - s0) * 0.08);
   s0 = std::max(0.0, s0 - pad);
   s1 += pad;
@@ -290,6 +294,13 @@ std::string overview_chart_svg(const Comparison& c) {
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{} (log2)</text>\n", left + pw / 2,
                        ptop + panel + 30, escape(size_name));
   }
+  const std::pair<double, double> classes[] = {{0, 6}, {6, 9}, {9, 40}};  // log2 ranges of the size classes
+  for (size_t i = 0; i < 3; ++i) {
+    double lo = std::max(classes[i].first, x0), hi = std::min(classes[i].second, x1);
+    if (hi - lo < 0.8) continue;
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"#8c959f\">{}</text>\n",
+                       (px(std::exp2(lo)) + px(std::exp2(hi))) / 2, top + 12, to_string(kAllSizeClasses[i]));
+  }
   // Speedup panel: y grid, 1.0 line, bars and markers.
   double step = nice_step(s1 - s0, 6);
   for (double v = std::ceil(s0 / step) * step; v <= s1 + 1e-9; v += step) {
@@ -304,7 +315,7 @@ std::string overview_chart_svg(const Comparison& c) {
                      "speedup</text>\n",
                      top + panel / 2);
   // Latency panel: decades.
-  for (double e = l0; e <= l1 + 1e-9; e += 1) {
+  for (double e = dec0; e <= dec1 + 1e-9; e += 1) {
     double v = std::pow(10.0, e);
     out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#eaeef2\"/>\n", left,
                        pl(v), left + pw, pl(v));

@@ -495,7 +495,9 @@ ReportVerdict decide(const Comparison& c, const std::optional<TunedTableInfo>& t
                                                             : fmt::format("deploy without rows {}",
                                                                           fmt::join(drop_text, "; "));
   if (v.kind == ReportVerdict::Kind::DoNotDeploy) {
-    v.command = fmt::format("cktune compare {} {}", c.before_info.path, c.after_info.path);
+    v.command = c.before_info.path == c.after_info.path
+                    ? fmt::format("cktune compare {}", absolute(c.after_info.path))
+                    : fmt::format("cktune compare {} {}", absolute(c.before_info.path), absolute(c.after_info.path));
   } else if (!tuned) {
     v.reasons.push_back("no tuned table was given (--tuned), so the report cannot name the file to deploy");
   } else if (v.kind == ReportVerdict::Kind::Deploy) {
@@ -627,10 +629,8 @@ Report build_report(const ReportOptions& o) {
   Layout L(r.blocks);
   const SpeedupStats& s = r.comparison.overall;
   verdict_section(L, r);
-  L.para(fmt::format("Date: {}. {} shapes compared: geometric-mean speedup {}, {} improved, {} regressed, {} "
-                     "within noise, {} not measured.",
-                     r.date, r.comparison.shapes.size(), s.count ? format_speedup(s.geomean) : "n/a", s.improved,
-                     s.regressed, s.within_noise, s.not_measured));
+  // The counts are in the verdict's first reason; the date line only dates the report.
+  L.para(fmt::format("Report made {} from {} measured shapes.", r.date, s.count));
   weighting_section(L, r);
   environment_section(L, before, after, r);
   shapes_section(L, r);

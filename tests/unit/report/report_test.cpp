@@ -160,7 +160,7 @@ TEST(Report, WithoutTunedTableSaysSoAndAiterInputsWork) {
   EXPECT_EQ(md.find("export AITER_CONFIG_FMOE"), std::string::npos);
   EXPECT_NE(md.find("No tuned table was given"), std::string::npos);
   EXPECT_NE(md.find("aiter-markdown:test_moe_2stage"), std::string::npos);
-  EXPECT_EQ(count(render_report_html(r), "<svg"), 2u);
+  EXPECT_EQ(count(render_report_html(r), "<svg"), 3u);  // the overview and one chart per MoE configuration (2)
 }
 
 TEST(Report, WritesBothFilesAtomicallyAndFailsCleanly) {
