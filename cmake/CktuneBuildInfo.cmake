@@ -1,18 +1,12 @@
-# What `cktune --version` names besides the version: the GPU backend, the device code targets and the
-# source revision (git describe when configured from a git checkout, "unknown" otherwise). Written to a
-# generated header that only src/cli/app.cpp includes, so a new revision rebuilds one file.
-if(CKTUNE_GPU_RESOLVED STREQUAL "cuda")
-  set(CKTUNE_BUILD_BACKEND cuda)
-  set(CKTUNE_GPU_ARCHS "${CMAKE_CUDA_ARCHITECTURES}")
-elseif(CKTUNE_GPU_RESOLVED STREQUAL "hip")
-  set(CKTUNE_BUILD_BACKEND hip)
-  set(CKTUNE_GPU_ARCHS "${CMAKE_HIP_ARCHITECTURES}")
+# What `cktune --version` names besides the version: the GPU backend and the source revision (git
+# describe when configured from a git checkout, "unknown" otherwise). Written to a generated header that
+# only src/cli/app.cpp includes, so a new revision rebuilds one file. The device code targets come from
+# the CKTUNE_GPU_ARCHS definition src/gpu/CMakeLists.txt gives cktune_core (what discover reports too).
+if(CKTUNE_GPU_RESOLVED STREQUAL "cuda" OR CKTUNE_GPU_RESOLVED STREQUAL "hip")
+  set(CKTUNE_BUILD_BACKEND ${CKTUNE_GPU_RESOLVED})
 else()
   set(CKTUNE_BUILD_BACKEND cpu)
-  set(CKTUNE_GPU_ARCHS "none")
 endif()
-string(REPLACE ";" "," CKTUNE_GPU_ARCHS "${CKTUNE_GPU_ARCHS}")
-
 set(CKTUNE_REVISION "unknown")
 find_package(Git QUIET)
 if(GIT_FOUND AND EXISTS "${PROJECT_SOURCE_DIR}/.git")
@@ -23,6 +17,6 @@ if(GIT_FOUND AND EXISTS "${PROJECT_SOURCE_DIR}/.git")
     set(CKTUNE_REVISION "${_cktune_describe}")
   endif()
 endif()
-message(STATUS "cktune build: backend ${CKTUNE_BUILD_BACKEND}, device code ${CKTUNE_GPU_ARCHS}, revision ${CKTUNE_REVISION}")
+message(STATUS "cktune build: backend ${CKTUNE_BUILD_BACKEND}, revision ${CKTUNE_REVISION}")
 configure_file("${PROJECT_SOURCE_DIR}/cmake/cktune_build_info.hpp.in"
   "${PROJECT_BINARY_DIR}/generated/cktune_build_info.hpp" @ONLY)

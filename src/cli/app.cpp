@@ -92,8 +92,13 @@ std::optional<int> precheck(const CLI::App& app, const std::vector<std::string>&
 }
 
 std::string version_text() {
+#if defined(CKTUNE_GPU_ARCHS)
+  std::string archs = CKTUNE_GPU_ARCHS;  // src/gpu/CMakeLists.txt: the device code this binary carries
+#else
+  std::string archs;
+#endif
   return fmt::format("cktune {} (backend: {}, device code: {}, source: {})", CKTUNE_VERSION, CKTUNE_BUILD_BACKEND,
-                     CKTUNE_BUILD_GPU_ARCHS, CKTUNE_BUILD_REVISION);
+                     archs.empty() ? "none" : archs, CKTUNE_BUILD_REVISION);
 }
 
 void register_help_and_version(CLI::App& app) {
