@@ -16,7 +16,8 @@ bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 cd "$out"
 
 echo "== 1/6 capture: shapes from $log"
-"$bin" capture "$log" -o untuned
+"$bin" capture "$log" -o untuned --json > capture.json   # the call counts the report weights speedups by
+"$bin" capture "$log" -o untuned --dry-run                # the readable summary, for the console
 family=a8w8_blockscale
 shapes=untuned/${family}_untuned_gemm.csv
 if [ "$device" = cpu ]; then
@@ -41,7 +42,9 @@ echo "== 5/6 compare"
 "$bin" compare before.csv after.csv | tee compare.txt
 
 echo "== 6/6 report"
-"$bin" report --before before.csv --after after.csv --tuned ${family}_tuned_gemm.csv -o report.md --html report.html
+"$bin" report --before before.csv --after after.csv --tuned ${family}_tuned_gemm.csv --counts capture.json \
+  -o report.md --html report.html
+sed -n '/^## Verdict/,/^## Environment/p' report.md | sed '$d'   # the verdict and the command to deploy
 "$bin" merge --check ${family}_tuned_gemm.csv
 echo
 echo "report: $out/report.md (and report.html); tuned table: $out/${family}_tuned_gemm.csv"

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <fstream>
+#include <span>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -23,9 +26,89 @@ void check_plain_gemm_family(Family f, std::string_view option) {
     throw Error(fmt::format("{} {}: must be a non-batched GEMM family (its rows carry no B)", option, family_name(f)));
 }
 
+// Up to `n` bytes from the start of a file ("" when unreadable or empty).
+std::string first_bytes(const std::string& path, size_t n) {
+  std::ifstream in(path, std::ios::binary);
+  std::string buf(n, '\0');
+  in.read(buf.data(), static_cast<std::streamsize>(n));
+  buf.resize(static_cast<size_t>(std::max<std::streamsize>(0, in.gcount())));
+  return buf;
+}
+
+std::vector<std::string> header_cells(std::string line) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.size() >= 3 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);  // UTF-8 BOM
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  for (std::string cell; std::getline(ss, cell, ',');) {
+    while (!cell.empty() && (cell.front() == ' ' || cell.front() == '"')) cell.erase(cell.begin());
+    while (!cell.empty() && (cell.back() == ' ' || cell.back() == '"')) cell.pop_back();
+    out.push_back(cell);
+  }
+  return out;
+}
+
+bool has_all(const std::vector<std::string>& header, std::span<const std::string_view> cols) {
+  return std::all_of(cols.begin(), cols.end(),
+                     [&](std::string_view c) { return std::find(header.begin(), header.end(), c) != header.end(); });
+}
+
+// Inputs that are not logs at all: a binary file, or a table cktune or AITER wrote. Scanning them would
+// count nothing and leave the user guessing, so say what the file is and what to do with it instead.
+// gzip data is left to the scanner (it decompresses); stdin is not peeked at.
+void reject_non_log(const std::string& path) {
+  if (path == "-") return;
+  std::string head = first_bytes(path, 8192);
+  if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
+    return;
+  if (head.find('\0') != std::string::npos)
+    throw Error(fmt::format("{}: binary file, not a text log", path),
+                "give the server's console log (text, or gzip-compressed text)");
+  std::vector<std::string> header = header_cells(head.substr(0, head.find('\n')));
+  if (header.size() < 2) return;
+  if (std::find(header.begin(), header.end(), "family") != header.end() &&
+      std::find(header.begin(), header.end(), "us") != header.end())
+    throw Error(fmt::format("{}: this is a cktune results file (what bench/tune measured), not a log", path),
+                fmt::format("compare it with `cktune compare BEFORE AFTER` or `cktune report --after {}`", path));
+  // Several families share a header (M,N,K): the file name decides when it names one of them.
+  std::vector<Family> order;
+  if (auto named = family_from_file_name(path)) order.push_back(*named);
+  order.insert(order.end(), std::begin(kAllFamilies), std::end(kAllFamilies));
+  for (Family f : order) {
+    const auto& s = spec(f);
+    // A tuned table carries the key plus kernel columns; test it first, it holds every untuned column too.
+    if (header.size() > s.untuned.size() + 2 && has_all(header, s.tuned))
+      throw Error(fmt::format("{}: this is a tuned {} table, not a log", path, family_name(f)),
+                  fmt::format("measure it with `cktune bench` (see docs/cli/bench.md) or check it with "
+                              "`cktune merge --check {}`",
+                              path));
+  }
+  for (Family f : order) {
+    const auto& s = spec(f);
+    if (header.size() == s.untuned.size() && has_all(header, s.untuned))
+      throw Error(fmt::format("{}: this is an untuned {} table already, not a log", path, family_name(f)),
+                  fmt::format("use it with `cktune tune -i {}`", path));
+  }
+}
+
+// What the scanner recognises, for the error when an input holds none of it (docs/cli/capture.md).
+constexpr std::string_view kLineForms =
+    "  shape is M:<m>, N:<n>, K:<k>, not found tuned config in <file>, will use default config!\n"
+    "  shape is B:<b>, M:<m>, N:<n>, K:<k>, not found tuned config in CKGEMM, ...\n"
+    "  [fused_moe] using <mode> default for (<gfx>, <cu_num>, <token>, <model_dim>, ...)\n"
+    "  [GEMM_shape_dump] ... | csv_row: <M>,<N>,<K>,<dtype>\n"
+    "  shape is M:<m>, ... found padded_M ... is tuned (a tuned hit: recognised, not counted)";
+
+bool recognised_nothing(const Observations& obs) {
+  const auto& ig = obs.ignored;
+  return obs.records() == 0 && ig.found == 0 && ig.tuned_moe == 0 && ig.unknown_file == 0 && ig.malformed == 0 &&
+         ig.truncated == 0;
+}
+
 // Step 1: every log through one scanner, so counts add up across files.
 Observations scan_inputs(const CaptureOptions& o, std::vector<InputReport>& inputs) {
   if (std::count(o.inputs.begin(), o.inputs.end(), "-") > 1) throw Error("'-' (stdin) is given more than once");
+  for (const auto& path : o.inputs) reject_non_log(path);
   LogScanner scanner(ScanOptions{o.dump_family});
   for (const auto& path : o.inputs) {
     const std::uint64_t before = scanner.observations().records();
@@ -132,6 +215,16 @@ CaptureReport run_capture(const CaptureOptions& o) {
   report.dry_run = o.dry_run;
   report.observed = scan_inputs(o, report.inputs);
   report.warnings = report.observed.warnings;
+  if (!o.inputs.empty() && recognised_nothing(report.observed)) {
+    std::vector<std::string> names;
+    for (const auto& in : report.inputs) names.push_back(fmt::format("{} ({} bytes)", in.path, in.bytes));
+    std::string what = fmt::format("no AITER shape line in {}; looked for lines containing:\n{}",
+                                   fmt::join(names, ", "), kLineForms);
+    if (o.model.empty() && o.model_config.empty())
+      throw Error(what, "capture the log of a server that runs AITER GEMMs (AITER logs these at its default "
+                        "level), or describe the model instead: cktune capture --model NAME --tp N");
+    report.warnings.push_back(what);
+  }
 
   FamilyRows rows;
   add_observed(report.observed, o, rows);

@@ -94,9 +94,10 @@ void register_capture(CLI::App& app) {
   cmd->add_flag("--token-sweep", args->token_sweep, "Add tokens 1,2,4..32768 to every fused-MoE key");
   cmd->add_flag("--append", args->append, "Merge into existing untuned files instead of replacing them");
   cmd->add_flag("--dry-run", args->dry_run, "Report only; write no file");
-  cmd->add_option("--model", args->model, "Model preset from configs/models (e.g. deepseek-v3, qwen3-235b-a22b)");
+  cmd->add_option("--model", args->model, "Model preset, e.g. deepseek-v3, qwen3-235b-a22b (files: $CKTUNE_MODELS_DIR, else "
+                  "<bin>/../share/cktune/models, else the source tree's configs/models)");
   cmd->add_option("--model-config", args->model_config, "A Hugging Face config.json to derive shapes from");
-  cmd->add_option("--tp", args->tp, "Tensor-parallel degree for --model / --model-config")
+  cmd->add_option("--tp", args->tp, "Tensor-parallel degree (GPUs per model replica) for --model / --model-config")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--arch", args->arch, "Target arch for preset FP8 dtypes")

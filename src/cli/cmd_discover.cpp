@@ -5,6 +5,7 @@
 #include "cktune/core/log.hpp"
 #include "cktune/discover/discover.hpp"
 #include "cli/app.hpp"
+#include "cli/common.hpp"
 
 namespace cktune::cli {
 
@@ -35,9 +36,9 @@ void register_discover(CLI::App& app) {
   cmd->add_flag("--json", o->json, "Print only JSON on stdout");
   cmd->add_option("--python", o->options.python, "Python interpreter whose packages are reported")
       ->capture_default_str();
-  cmd->add_option("--python-timeout", o->options.python_timeout_s, "Seconds before the Python probe is killed")
+  cmd->add_option("--python-timeout", o->options.python_timeout_s, "Seconds (s) before the Python probe is killed")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_finite());
   cmd->add_flag("--no-python", o->no_python, "Skip the Python probe (AITER, sglang, vLLM)");
   cmd->add_flag("--no-git", o->no_git, "Do not ask git about the AITER checkout");
   cmd->add_flag("--no-smi", o->no_smi, "Do not ask NVML / rocm-smi for busy state and clocks");

@@ -1,5 +1,5 @@
-// `cktune report --before B --after A [--tuned T] [--provenance P.json] [-o report.md] [--html report.html]`:
-// docs/cli/report.md.
+// `cktune report --before B --after A [--tuned T] [--counts capture.json] [--provenance P.json] [-o report.md]
+// [--html report.html]` (or --after alone for a `bench --against` file): docs/cli/report.md.
 #include <cstdio>
 #include <memory>
 
@@ -33,19 +33,26 @@ void register_report(CLI::App& app) {
   ReportOptions& o = args->options;
   auto* cmd = app.add_subcommand(
       "report", "Markdown (and HTML) report: environment, settings, full before/after comparison, how to use the table");
-  cmd->add_option("--before", o.before, "Measurements before tuning (cktune results or AITER op-test log/CSV)")
-      ->required();
+  cmd->add_option("--before", o.before,
+                  "Measurements before tuning (cktune results or AITER op-test log/CSV); leave out when --after "
+                  "is a `bench --against` file holding both runs");
   cmd->add_option("--after", o.after, "Measurements after tuning")->required();
-  cmd->add_option("--tuned", o.tuned, "The tuned CSV the after run used (gives the export lines)");
+  cmd->add_option("--tuned", o.tuned, "The tuned CSV the after run used (gives the deploy command)");
+  cmd->add_option("--counts", o.counts,
+                  "capture's JSON summary (cktune capture LOGS --json > counts.json): weights speedups by calls");
+  cmd->add_option("--deploy-table", o.deploy_table,
+                  "Where the tuned table without regressed rows goes (default: next to -o/--html, as "
+                  "<tuned stem>.deploy.csv)");
   cmd->add_option("--provenance", o.provenance, "Provenance JSON (default: <tuned>.provenance.json when present)");
   cmd->add_option("-o,--output", o.markdown_path, "Write the Markdown here (default: stdout unless --html)");
   cmd->add_option("--html", o.html_path, "Also write a self-contained HTML page with charts");
   cmd->add_option("--metric", args->metric, "us (speedup = before/after) or tflops (after/before)")
       ->capture_default_str()
       ->check(CLI::IsMember({"us", "tflops"}));
-  cmd->add_option("--threshold", o.compare.threshold_pct, "Percent beyond which a shape counts as improved/regressed")
+  cmd->add_option("--threshold", o.compare.threshold_pct, "Floor in percent: the median speedup must differ from 1 by more than this (and the "
+                  "p10..p90 intervals must not overlap) to count as improved/regressed")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(non_negative_finite());
   cmd->add_option("--role", args->role, "Rows compared: dispatch, baseline or candidate")
       ->capture_default_str()
       ->check(CLI::IsMember({"dispatch", "baseline", "candidate"}));

@@ -1,5 +1,8 @@
 #include "cli/common.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "cktune/core/error.hpp"
@@ -49,6 +52,68 @@ std::vector<int> parse_int_list(const std::string& text, const std::string& opti
     }
   }
   return out;
+}
+
+namespace {
+// A validator from a predicate on the parsed double. `shown` is what --help prints after the type
+// ("FLOAT:>= 0"); `what` describes the accepted values in the error message.
+CLI::Validator number_check(const std::string& name, const std::string& shown, const std::string& what,
+                            bool (*ok)(double)) {
+  return CLI::Validator(
+      [what, ok](std::string& text) -> std::string {
+        double v = 0;
+        size_t pos = 0;
+        try {
+          v = std::stod(text, &pos);
+        } catch (const std::exception&) {
+          return fmt::format("'{}' is not a number (expected {})", text, what);
+        }
+        if (pos != text.size()) return fmt::format("'{}' is not a number (expected {})", text, what);
+        if (!std::isfinite(v)) return fmt::format("'{}' is not a finite number (expected {})", text, what);
+        if (!ok(v)) return fmt::format("{} is out of range (expected {})", text, what);
+        return {};
+      },
+      shown, name);
+}
+}  // namespace
+
+CLI::Validator positive_finite() {
+  return number_check("POSITIVE", "> 0", "a number > 0", [](double v) { return v > 0; });
+}
+CLI::Validator non_negative_finite() {
+  return number_check("NON_NEGATIVE", ">= 0", "a number >= 0", [](double v) { return v >= 0; });
+}
+CLI::Validator fraction_0_1() {
+  return number_check("FRACTION", "0..1", "a number from 0 to 1", [](double v) { return v >= 0 && v <= 1; });
+}
+
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  // Levenshtein distance with one rolling row; inputs are short command and flag names.
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diag = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diag = up;
+      }
+    }
+    return row[b.size()];
+  };
+  std::string best;
+  size_t best_d = SIZE_MAX;
+  for (const auto& c : candidates) {
+    size_t d = distance(word, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  const size_t limit = std::min<size_t>(2, (word.size() + 2) / 3);
+  return best_d <= limit && best_d > 0 ? best : std::string();
 }
 
 std::vector<std::string> split_list(const std::string& text) {

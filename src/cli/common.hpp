@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "cktune/formats/family.hpp"
 
 namespace cktune::cli {
@@ -23,5 +25,18 @@ std::vector<int> parse_int_list(const std::string& text, const std::string& opti
 
 // "a,b , c" -> {"a","b","c"}.
 std::vector<std::string> split_list(const std::string& text);
+
+// CLI11 validators for numeric options, checked while parsing, before anything runs. Each rejects NaN and
+// infinities (std::stod accepts "nan" and "inf") with a message that names the accepted range.
+//   positive_finite():     > 0          (times, counts, sizes where 0 means nothing)
+//   non_negative_finite(): >= 0         (thresholds, delays, margins)
+//   fraction_0_1():        0 <= x <= 1  (ratios such as an error-ratio limit)
+CLI::Validator positive_finite();
+CLI::Validator non_negative_finite();
+CLI::Validator fraction_0_1();
+
+// The closest of `candidates` to `word` by edit distance, or "" when none is close enough to be a likely
+// typo (distance at most 2, and at most a third of the word's length, rounded up).
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace cktune::cli

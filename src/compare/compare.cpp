@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -24,7 +25,7 @@ constexpr std::pair<SizeClass, std::string_view> kClasses[] = {
     {SizeClass::Decode, "decode"}, {SizeClass::Medium, "medium"}, {SizeClass::Prefill, "prefill"}};
 constexpr std::pair<Change, std::string_view> kChanges[] = {{Change::Improved, "improved"},
                                                             {Change::Regressed, "regressed"},
-                                                            {Change::Unchanged, "unchanged"},
+                                                            {Change::WithinNoise, "within_noise"},
                                                             {Change::NotMeasured, "not_measured"}};
 
 std::optional<long long> as_integer(const std::string& s) {
@@ -114,11 +115,30 @@ std::string unusable_note(const char* side, const ResultRow& r) {
   return r.reason.empty() ? fmt::format("{}: {}", side, what) : fmt::format("{}: {}: {}", side, what, r.reason);
 }
 
-Change classify(double speedup, double threshold_pct) {
-  double t = threshold_pct / 100.0;
-  if (speedup > 1.0 + t) return Change::Improved;
-  if (speedup < 1.0 - t) return Change::Regressed;
-  return Change::Unchanged;
+bool has_spread(const ResultRow& r) {
+  return r.measured() && r.us_p10 > 0 && r.us_p90 >= r.us_p10 && std::isfinite(r.us_p90);
+}
+
+// p10..p90 of a row in metric units. TFLOPS is work / time, so the interval of times maps to one of
+// TFLOPS with the ends swapped (the fastest time is the highest TFLOPS).
+std::pair<double, double> interval(const ResultRow& r, Metric m, double value) {
+  if (!has_spread(r)) return {-1, -1};
+  if (m == Metric::Us) return {r.us_p10, r.us_p90};
+  return {value * r.us / r.us_p90, value * r.us / r.us_p10};
+}
+
+// The rule documented at Change. `s` has speedup and both intervals filled in.
+Change classify(const ShapeComparison& s, Metric m, double threshold_pct) {
+  const double t = threshold_pct / 100.0;
+  const bool up = s.speedup > 1.0 + t, down = s.speedup < 1.0 - t;
+  if (!up && !down) return Change::WithinNoise;
+  if (!s.spread_known) return up ? Change::Improved : Change::Regressed;
+  // "better" is a lower time for us and a higher TFLOPS.
+  const bool after_better = m == Metric::Us ? s.after_hi < s.before_lo : s.after_lo > s.before_hi;
+  const bool after_worse = m == Metric::Us ? s.after_lo > s.before_hi : s.after_hi < s.before_lo;
+  if (up && after_better) return Change::Improved;
+  if (down && after_worse) return Change::Regressed;
+  return Change::WithinNoise;
 }
 
 }  // namespace
@@ -207,6 +227,40 @@ CompareInput load_compare_input(const std::string& path) {
               "(see docs/cli/compare.md)");
 }
 
+bool has_against_rows(const CompareInput& in) {
+  return std::any_of(in.rows.begin(), in.rows.end(), [](const ResultRow& r) { return r.role == ResultRole::Against; });
+}
+
+std::pair<CompareInput, CompareInput> split_interleaved(CompareInput in, ResultRole role) {
+  if (!has_against_rows(in))
+    throw Error(fmt::format("{}: no rows of role 'against', so it does not hold a before run", in.path),
+                "an interleaved file comes from `cktune bench --against ...`; for two separate runs pass both "
+                "files: cktune compare BEFORE AFTER");
+  CompareInput before{in.path, in.format + " (against rows)", {}};
+  CompareInput after{in.path, in.format + " (dispatch rows)", {}};
+  for (auto& r : in.rows) {
+    if (r.role == ResultRole::Against) {
+      r.role = role;
+      before.rows.push_back(std::move(r));
+    } else {
+      after.rows.push_back(std::move(r));
+    }
+  }
+  return {std::move(before), std::move(after)};
+}
+
+double spread_pct(double lo, double hi, double median) {
+  if (!(lo > 0) || !(hi >= lo) || !(median > 0) || !std::isfinite(hi) || !std::isfinite(median)) return -1;
+  return 100.0 * (hi - lo) / median;
+}
+
+std::string noise_rule_text(const CompareOptions& o) {
+  return fmt::format(
+      "improved / regressed: the {} speedup is beyond ±{}% AND the p10..p90 intervals of the two runs do not "
+      "overlap; otherwise within noise (rows without p10/p90 are judged on the median ratio alone)",
+      o.metric == Metric::Us ? "median-time" : "median-TFLOPS", o.threshold_pct);
+}
+
 std::vector<Family> Comparison::families() const {
   std::vector<Family> out;
   for (Family f : kAllFamilies)
@@ -231,7 +285,7 @@ SpeedupStats speedup_stats(const std::vector<const ShapeComparison*>& shapes) {
     st.max = std::max(st.max, s->speedup);
     if (s->change == Change::Improved) ++st.improved;
     else if (s->change == Change::Regressed) ++st.regressed;
-    else ++st.unchanged;
+    else ++st.within_noise;
   }
   if (st.count) {
     st.mean = sum / static_cast<double>(st.count);
@@ -292,9 +346,22 @@ Comparison compare(CompareInput before, CompareInput after, const CompareOptions
     s.after_kernel = ra.kernel_name;
     s.before_backend = rb.backend;
     s.after_backend = ra.backend;
+    s.before_us = rb.measured() ? rb.us : -1;
+    s.after_us = ra.measured() ? ra.us : -1;
     if (metric_usable(rb, options.metric) && metric_usable(ra, options.metric)) {
-      s.speedup = options.metric == Metric::Us ? s.before / s.after : s.after / s.before;
-      s.change = classify(s.speedup, options.threshold_pct);
+      const bool us = options.metric == Metric::Us;
+      s.speedup = us ? s.before / s.after : s.after / s.before;
+      std::tie(s.before_lo, s.before_hi) = interval(rb, options.metric, s.before);
+      std::tie(s.after_lo, s.after_hi) = interval(ra, options.metric, s.after);
+      s.spread_known = s.before_lo > 0 && s.after_lo > 0;
+      if (s.spread_known) {
+        // Worst and best pairing of the two intervals.
+        s.speedup_lo = us ? s.before_lo / s.after_hi : s.after_lo / s.before_hi;
+        s.speedup_hi = us ? s.before_hi / s.after_lo : s.after_hi / s.before_lo;
+      } else {
+        s.speedup_lo = s.speedup_hi = s.speedup;
+      }
+      s.change = classify(s, options.metric, options.threshold_pct);
     } else {
       std::vector<std::string> notes;
       if (!metric_usable(rb, options.metric)) notes.push_back(unusable_note("before", rb));

@@ -49,16 +49,27 @@ std::vector<std::string> stats_cells(const SpeedupStats& s) {
     return {"0", "-", "-", "-", "-", "0", "0", "0", std::to_string(s.not_measured)};
   return {std::to_string(s.count),     format_speedup(s.geomean),   format_speedup(s.mean),
           format_speedup(s.min),       format_speedup(s.max),       std::to_string(s.improved),
-          std::to_string(s.regressed), std::to_string(s.unchanged), std::to_string(s.not_measured)};
+          std::to_string(s.regressed), std::to_string(s.within_noise), std::to_string(s.not_measured)};
 }
 
 const std::vector<std::string> kStatsHead = {"shapes", "geomean", "mean",      "min",         "max",
-                                             "improved", "regressed", "unchanged", "not measured"};
+                                             "improved", "regressed", "within noise", "not measured"};
 
 nlohmann::json json_number(double v) {
   if (!std::isfinite(v)) return nullptr;  // JSON has no inf/nan
   return v;
 }
+
+nlohmann::json json_positive(double v) { return v > 0 ? json_number(v) : nlohmann::json(nullptr); }
+
+// "±1.2% / ±3.4%": half the p10..p90 width of each side relative to its median; "median only" without spread.
+std::string noise_text(const ShapeComparison& s) {
+  if (!s.spread_known) return s.change == Change::NotMeasured ? "" : "median only";
+  return fmt::format("{:.1f}%/{:.1f}%", spread_pct(s.before_lo, s.before_hi, s.before),
+                     spread_pct(s.after_lo, s.after_hi, s.after));
+}
+
+std::string change_text(Change c) { return c == Change::WithinNoise ? "within noise" : std::string(to_string(c)); }
 
 nlohmann::json stats_json(const SpeedupStats& s) {
   nlohmann::json j;
@@ -69,7 +80,7 @@ nlohmann::json stats_json(const SpeedupStats& s) {
   j["max"] = s.count ? json_number(s.max) : nlohmann::json(nullptr);
   j["improved"] = s.improved;
   j["regressed"] = s.regressed;
-  j["unchanged"] = s.unchanged;
+  j["within_noise"] = s.within_noise;
   j["not_measured"] = s.not_measured;
   return j;
 }
@@ -105,10 +116,11 @@ std::string render_comparison_text(const Comparison& c) {
   std::string out;
   out += fmt::format("before: {} ({})\n", c.before_info.path, c.before_info.format);
   out += fmt::format("after:  {} ({})\n", c.after_info.path, c.after_info.format);
-  out += fmt::format("metric: {} (speedup = {}), rows: {}{}, changed: beyond ±{}%\n", to_string(m),
+  out += fmt::format("metric: {} (speedup = {}), rows: {}{}\n", to_string(m),
                      m == Metric::Us ? "before/after" : "after/before", to_string(c.options.role),
-                     c.options.backend.empty() ? "" : fmt::format(" of backend {}", c.options.backend),
-                     c.options.threshold_pct);
+                     c.options.backend.empty() ? "" : fmt::format(" of backend {}", c.options.backend));
+  out += fmt::format("rule: {}\n", noise_rule_text(c.options));
+  out += "noise column: p10..p90 width / median of before and after\n";
 
   const std::string unit = m == Metric::Us ? "us" : "TFLOPS";
   for (Family f : c.families()) {
@@ -119,11 +131,11 @@ std::string render_comparison_text(const Comparison& c) {
       head.emplace_back(col);
       right.push_back(true);
     }
-    for (std::string_view h : {"class", "before", "after", "speedup", "change", "kernel (after)", "note"})
+    for (std::string_view h : {"class", "before", "after", "speedup", "noise", "change", "kernel (after)", "note"})
       head.emplace_back(h);
-    for (bool r : {false, true, true, true, false, false, false}) right.push_back(r);
-    head[head.size() - 6] = "before " + unit;
-    head[head.size() - 5] = "after " + unit;
+    for (bool r : {false, true, true, true, true, false, false, false}) right.push_back(r);
+    head[head.size() - 7] = "before " + unit;
+    head[head.size() - 6] = "after " + unit;
     std::vector<std::vector<std::string>> rows;
     for (const auto& s : c.shapes) {
       if (s.key.family != f) continue;
@@ -132,7 +144,8 @@ std::string render_comparison_text(const Comparison& c) {
       r.push_back(value_text(s.before, m));
       r.push_back(value_text(s.after, m));
       r.push_back(format_speedup(s.speedup));
-      r.emplace_back(s.change == Change::Unchanged ? "" : std::string(to_string(s.change)));
+      r.push_back(noise_text(s));
+      r.push_back(s.change == Change::NotMeasured ? "" : change_text(s.change));
       r.push_back(s.after_kernel.empty() ? "-" : s.after_kernel);
       r.push_back(s.note);
       rows.push_back(std::move(r));
@@ -195,6 +208,31 @@ std::string render_comparison_text(const Comparison& c) {
   return out;
 }
 
+std::string render_comparison_csv(const Comparison& c) {
+  // One line per shape; key columns differ per family, so they go in one "key" cell ("M=1;N=4096;K=7168").
+  std::string out = "family,group,size,size_class,before,before_p10,before_p90,after,after_p10,after_p90,speedup,"
+                    "speedup_low,speedup_high,change,key,after_kernel,note\n";
+  auto num = [](double v) { return v > 0 && std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(); };
+  auto clean = [](std::string t) {
+    for (char& ch : t)
+      if (ch == ',' || ch == '\n' || ch == '"') ch = ';';
+    return t;
+  };
+  for (const auto& s : c.shapes) {
+    std::string key;
+    const auto& cols = spec(s.key.family).untuned;
+    for (size_t i = 0; i < cols.size() && i < s.key.cells.size(); ++i)
+      key += fmt::format("{}{}={}", i ? ";" : "", cols[i], s.key.cells[i]);
+    const bool ok = s.change != Change::NotMeasured;
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", family_name(s.key.family),
+                       clean(s.group), s.size, to_string(s.size_class), num(s.before), num(s.before_lo),
+                       num(s.before_hi), num(s.after), num(s.after_lo), num(s.after_hi), ok ? num(s.speedup) : "",
+                       ok ? num(s.speedup_lo) : "", ok ? num(s.speedup_hi) : "", to_string(s.change), clean(key),
+                       clean(s.after_kernel), clean(s.note));
+  }
+  return out;
+}
+
 nlohmann::json comparison_json(const Comparison& c) {
   nlohmann::json j;
   j["before"] = {{"path", c.before_info.path}, {"format", c.before_info.format}};
@@ -202,6 +240,7 @@ nlohmann::json comparison_json(const Comparison& c) {
   j["metric"] = to_string(c.options.metric);
   j["speedup"] = c.options.metric == Metric::Us ? "before/after" : "after/before";
   j["threshold_pct"] = c.options.threshold_pct;
+  j["rule"] = noise_rule_text(c.options);
   j["role"] = to_string(c.options.role);
   j["backend"] = c.options.backend;
   j["summary"] = stats_json(c.overall);
@@ -224,7 +263,14 @@ nlohmann::json comparison_json(const Comparison& c) {
                       {"size_class", to_string(s.size_class)},
                       {"before", json_number(s.before)},
                       {"after", json_number(s.after)},
+                      {"before_p10", json_positive(s.before_lo)},
+                      {"before_p90", json_positive(s.before_hi)},
+                      {"after_p10", json_positive(s.after_lo)},
+                      {"after_p90", json_positive(s.after_hi)},
+                      {"spread_known", s.spread_known},
                       {"speedup", s.change == Change::NotMeasured ? nlohmann::json(nullptr) : json_number(s.speedup)},
+                      {"speedup_low", s.change == Change::NotMeasured ? nlohmann::json(nullptr) : json_number(s.speedup_lo)},
+                      {"speedup_high", s.change == Change::NotMeasured ? nlohmann::json(nullptr) : json_number(s.speedup_hi)},
                       {"change", to_string(s.change)},
                       {"before_kernel", s.before_kernel},
                       {"after_kernel", s.after_kernel},

@@ -59,6 +59,12 @@ pre { background: #f6f8fa; border: 1px solid #d0d7de; padding: .8em; overflow-x:
 .charts { display: flex; flex-wrap: wrap; gap: 12px; }
 figure { margin: 0; border: 1px solid #d0d7de; border-radius: 6px; padding: 6px; background: #fff; }
 figcaption { font-size: 12px; color: #57606a; }
+figure.wide { margin: 8px 0 16px; overflow-x: auto; }
+h2.verdict { padding: 6px 10px; border-radius: 6px; border-bottom: none; }
+h2.verdict.yes { background: #dafbe1; color: #116329; }
+h2.verdict.partly { background: #fff8c5; color: #7d4e00; }
+h2.verdict.no { background: #ffebe9; color: #a40e26; }
+figure.wide svg { max-width: 100%; height: auto; }
 )";
 
 std::string table(const ReportBlock& b) {
@@ -95,9 +101,15 @@ std::string render_report_html(const Report& r) {
       in_charts = false;
     }
     switch (b.kind) {
-      case ReportBlock::Kind::Heading:
-        out += fmt::format("<h{0}>{1}</h{0}>\n", std::clamp(b.level, 1, 6), inline_text(b.text));
+      case ReportBlock::Kind::Heading: {
+        // The verdict heading is coloured by its decision, so it reads at a glance.
+        std::string cls;
+        if (b.text.rfind("Verdict: do not", 0) == 0) cls = " class=\"verdict no\"";
+        else if (b.text.rfind("Verdict: deploy without", 0) == 0) cls = " class=\"verdict partly\"";
+        else if (b.text.rfind("Verdict: ", 0) == 0) cls = " class=\"verdict yes\"";
+        out += fmt::format("<h{0}{2}>{1}</h{0}>\n", std::clamp(b.level, 1, 6), inline_text(b.text), cls);
         break;
+      }
       case ReportBlock::Kind::Paragraph: out += fmt::format("<p>{}</p>\n", inline_text(b.text)); break;
       case ReportBlock::Kind::Bullets:
         out += "<ul>\n";
@@ -107,6 +119,16 @@ std::string render_report_html(const Report& r) {
       case ReportBlock::Kind::Table: out += table(b); break;
       case ReportBlock::Kind::Code: out += fmt::format("<pre><code>{}</code></pre>\n", escape(b.text)); break;
       case ReportBlock::Kind::Chart: {
+        if (b.group == kOverviewChart) {
+          // Full width, outside the grid of small per-group charts.
+          if (in_charts) {
+            out += "</div>\n";
+            in_charts = false;
+          }
+          std::string svg = overview_chart_svg(r.comparison);
+          if (!svg.empty()) out += fmt::format("<figure class=\"wide\">\n{}</figure>\n", svg);
+          break;
+        }
         if (!in_charts) {
           out += "<div class=\"charts\">\n";
           in_charts = true;

@@ -33,6 +33,7 @@ std::string table(const ReportBlock& b) {
 
 // A chart has no Markdown form: its data as one line per group instead.
 std::string chart_data(const Comparison& c, size_t group) {
+  if (group == kOverviewChart) return "(The HTML report draws all groups on one chart; the numbers are in the tables below.)";
   const GroupSummary& g = c.groups[group];
   std::string out = fmt::format("**{} {}**:", family_name(g.family), g.label);
   for (const auto& s : c.shapes) {

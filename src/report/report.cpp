@@ -3,6 +3,9 @@
 #include "cktune/report/report.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <map>
+#include <tuple>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -50,9 +53,11 @@ std::string time_range(const std::vector<ResultRow>& rows) {
 }
 
 std::string role_counts(const std::vector<ResultRow>& rows) {
-  size_t n[3] = {0, 0, 0};
+  size_t n[4] = {0, 0, 0, 0};
   for (const auto& r : rows) ++n[static_cast<size_t>(r.role)];
-  return fmt::format("{} (dispatch {}, baseline {}, candidate {})", rows.size(), n[0], n[1], n[2]);
+  std::string out = fmt::format("{} (dispatch {}, baseline {}, candidate {}", rows.size(), n[0], n[1], n[2]);
+  if (n[3]) out += fmt::format(", against {}", n[3]);
+  return out + ")";
 }
 
 std::string machine_of(const ResultRow& r) {
@@ -152,18 +157,29 @@ std::string stat(double v, size_t count) { return count ? format_speedup(v) : "-
 std::vector<std::string> stats_row(std::vector<std::string> lead, const SpeedupStats& s) {
   lead.insert(lead.end(), {std::to_string(s.count), stat(s.geomean, s.count), stat(s.mean, s.count),
                            stat(s.min, s.count), stat(s.max, s.count), std::to_string(s.improved),
-                           std::to_string(s.regressed), std::to_string(s.unchanged), std::to_string(s.not_measured)});
+                           std::to_string(s.regressed), std::to_string(s.within_noise), std::to_string(s.not_measured)});
   return lead;
 }
 
 const std::vector<std::string> kStatsHead = {"shapes", "geomean", "mean",      "min",         "max",
-                                             "improved", "regressed", "unchanged", "not measured"};
+                                             "improved", "regressed", "within noise", "not measured"};
 
+// Times to about four significant digits (12.34, 123.4, 1234), TFLOPS to two decimals.
 std::string value_text(double v, Metric m) {
   if (std::isinf(v)) return "timeout";
   if (!(v > 0)) return "n/a";
-  return m == Metric::Us ? fmt::format("{:.4f}", v) : fmt::format("{:.2f}", v);
+  if (m == Metric::Tflops) return fmt::format("{:.2f}", v);
+  return v < 10 ? fmt::format("{:.3f}", v) : v < 100 ? fmt::format("{:.2f}", v) : fmt::format("{:.1f}", v);
 }
+
+std::string range_text(double lo, double hi, Metric m) {
+  if (!(lo > 0) || !(hi > 0)) return "-";
+  return fmt::format("{}–{}", value_text(lo, m), value_text(hi, m));
+}
+
+std::string change_text(Change c) { return c == Change::WithinNoise ? "within noise" : std::string(to_string(c)); }
+
+std::string key_text(const ProblemKey& k) { return k.to_string(); }
 
 class Layout {
  public:
@@ -265,9 +281,11 @@ void shapes_section(Layout& L, const Report& r) {
   L.bullets(std::move(items));
 }
 
-void settings_section(Layout& L, const CompareInput& after, const Report& r) {
+void settings_section(Layout& L, const CompareInput& before, const CompareInput& after, const Report& r) {
   L.heading("Tuning and measurement settings");
   std::vector<std::string> items;
+  for (const auto& p : distinct(before.rows, [](const ResultRow& x) { return x.protocol; }))
+    items.push_back(fmt::format("protocol (before): `{}`", p));
   for (const auto& p : distinct(after.rows, [](const ResultRow& x) { return x.protocol; }))
     items.push_back(fmt::format("protocol (after): `{}`", p));
   std::vector<std::string> seeds = distinct(after.rows, [](const ResultRow& x) {
@@ -278,10 +296,10 @@ void settings_section(Layout& L, const CompareInput& after, const Report& r) {
   if (!r.provenance.is_null()) find_err_ratio(r.provenance, "", err);
   for (const auto& e : err) items.push_back(fmt::format("error-ratio limit: {}", e));
   const CompareOptions& o = r.comparison.options;
-  items.push_back(fmt::format("compared: {} rows{}, metric {} (speedup = {}), changed beyond ±{}%",
-                              to_string(o.role), o.backend.empty() ? "" : fmt::format(" of backend {}", o.backend),
-                              to_string(o.metric), o.metric == Metric::Us ? "before/after" : "after/before",
-                              o.threshold_pct));
+  items.push_back(fmt::format("compared: {} rows{}, metric {} (speedup = {})", to_string(o.role),
+                              o.backend.empty() ? "" : fmt::format(" of backend {}", o.backend), to_string(o.metric),
+                              o.metric == Metric::Us ? "before/after" : "after/before"));
+  items.push_back(fmt::format("noise rule: {}", noise_rule_text(o)));
   if (items.size() == 1) items.insert(items.begin(), "no protocol recorded in the inputs (AITER op-test output)");
   L.bullets(std::move(items));
 }
@@ -315,11 +333,16 @@ void summary_section(Layout& L, const Comparison& c) {
 }
 
 void charts_section(Layout& L, const Comparison& c) {
-  L.heading("Speedup against size per group");
-  L.para(fmt::format("One chart per group: speedup ({}) against {} on a log2 axis; 1.0 is no change; dashed "
-                     "lines mark the size classes (64, 512).",
+  L.heading("All groups on the same axes");
+  L.para(fmt::format("Top: speedup ({}) against {} on a log2 axis, one colour per group, bars from the p10..p90 "
+                     "ranges of both runs; 1.0 is no change. Bottom: median latency in µs after tuning (filled) "
+                     "and before (hollow), log scale. Points are not joined: sizes between them were not measured.",
                      c.options.metric == Metric::Us ? "before/after time" : "after/before TFLOPS",
                      c.families().size() == 1 && spec(c.families()[0]).is_moe ? "token" : "M (token for MoE)"));
+  L.chart(kOverviewChart);
+  L.heading("Speedup against size per group", 3);
+  L.para("One chart per group; dashed lines mark the size classes (64, 512); green improved, red regressed, grey "
+         "within noise.");
   for (size_t i = 0; i < c.groups.size(); ++i) L.chart(i);
 }
 
@@ -335,15 +358,16 @@ void shapes_table_section(Layout& L, const Comparison& c) {
       head.emplace_back(col);
       right.push_back(true);
     }
-    head.insert(head.end(), {"class", "before " + unit, "after " + unit, "speedup", "change", "kernel before",
-                             "kernel after", "note"});
-    right.insert(right.end(), {false, true, true, true, false, false, false, false});
+    head.insert(head.end(), {"class", "before " + unit, "p10–p90", "after " + unit, "p10–p90", "speedup",
+                             "change", "kernel before", "kernel after", "note"});
+    right.insert(right.end(), {false, true, true, true, true, true, false, false, false, false});
     std::vector<std::vector<std::string>> rows;
     for (const auto& s : c.shapes) {
       if (s.key.family != f) continue;
       std::vector<std::string> row = s.key.cells;
-      row.insert(row.end(), {std::string(to_string(s.size_class)), value_text(s.before, m), value_text(s.after, m),
-                             format_speedup(s.speedup), std::string(to_string(s.change)),
+      row.insert(row.end(), {std::string(to_string(s.size_class)), value_text(s.before, m),
+                             range_text(s.before_lo, s.before_hi, m), value_text(s.after, m),
+                             range_text(s.after_lo, s.after_hi, m), format_speedup(s.speedup), change_text(s.change),
                              s.before_kernel.empty() ? s.before_backend : s.before_kernel,
                              s.after_kernel.empty() ? s.after_backend : s.after_kernel, s.note});
       rows.push_back(std::move(row));
@@ -367,9 +391,12 @@ void shapes_table_section(Layout& L, const Comparison& c) {
 
 void files_section(Layout& L, const ReportOptions& o, const Report& r) {
   L.heading("Files");
-  std::vector<std::vector<std::string>> rows = {{"before measurements", absolute(o.before)},
-                                                {"after measurements", absolute(o.after)}};
+  std::vector<std::vector<std::string>> rows = {
+      {"before measurements", o.before.empty() ? absolute(o.after) + " (against rows)" : absolute(o.before)},
+      {"after measurements", absolute(o.after)}};
   if (r.tuned) rows.push_back({"tuned table", r.tuned->path});
+  if (!r.verdict.deploy_table.empty()) rows.push_back({"table to deploy (regressed rows left out)", r.verdict.deploy_table});
+  if (r.weighting) rows.push_back({"call counts", r.weighting->path});
   if (!r.provenance_path.empty()) rows.push_back({"provenance", r.provenance_path});
   if (!o.markdown_path.empty()) rows.push_back({"this report (Markdown)", absolute(o.markdown_path)});
   if (!o.html_path.empty()) rows.push_back({"this report (HTML)", absolute(o.html_path)});
@@ -398,13 +425,174 @@ void usage_section(Layout& L, const Report& r) {
   L.para(fmt::format("Rows only match a GPU with the same gfx and cu_num as the table ({}).", joined(t.machines)));
 }
 
+void verdict_section(Layout& L, const Report& r) {
+  const ReportVerdict& v = r.verdict;
+  L.heading(fmt::format("Verdict: {}", v.headline));
+  L.bullets(v.reasons);
+  if (!v.command.empty()) {
+    L.para(v.kind == ReportVerdict::Kind::DoNotDeploy ? "Nothing to deploy. To look at the shapes again:"
+                                                      : "The one command that deploys it:");
+    L.code(v.command);
+  }
+}
+
+void weighting_section(Layout& L, const Report& r) {
+  if (!r.weighting) return;
+  const CallWeighting& w = *r.weighting;
+  std::vector<std::string> items = {fmt::format("call counts: {}", w.path)};
+  if (w.covered_calls == 0) {
+    items.push_back(fmt::format("none of the {} counted calls lands on a compared shape", w.total_calls));
+  } else {
+    items.push_back(fmt::format("{} of {} counted calls ({:.1f}%) land on compared shapes", w.covered_calls,
+                                w.total_calls, 100.0 * static_cast<double>(w.covered_calls) /
+                                                   static_cast<double>(std::max<std::uint64_t>(1, w.total_calls))));
+    items.push_back(fmt::format("call-weighted geometric-mean speedup: {}", format_speedup(w.geomean)));
+    if (r.comparison.options.metric == Metric::Us)
+      items.push_back(fmt::format("GEMM/MoE time of those calls: {:+.1f}% ({} saved)", -w.time_saved_pct,
+                                  w.time_saved_pct >= 0 ? "time" : "no time"));
+  }
+  L.heading("Weighted by call counts", 3);
+  L.bullets(std::move(items));
+}
+
 }  // namespace
 
+ReportVerdict decide(const Comparison& c, const std::optional<TunedTableInfo>& tuned) {
+  ReportVerdict v;
+  const SpeedupStats& s = c.overall;
+  std::vector<std::string> failed;
+  for (const auto& sh : c.shapes) {
+    if (sh.change == Change::Regressed) v.drop.push_back(sh.key);
+    // A shape that ran before and fails after: the tuned row breaks it.
+    if (sh.change == Change::NotMeasured && sh.before_us > 0 && !(sh.after_us > 0))
+      failed.push_back(fmt::format("{} ({})", key_text(sh.key), sh.note));
+  }
+  v.reasons.push_back(fmt::format("{} shapes compared: {} improved, {} regressed, {} within noise, {} not measured; "
+                                  "geometric-mean speedup {}",
+                                  c.shapes.size(), s.improved, s.regressed, s.within_noise, s.not_measured,
+                                  s.count ? format_speedup(s.geomean) : "n/a"));
+  if (!failed.empty()) {
+    v.kind = ReportVerdict::Kind::DoNotDeploy;
+    v.reasons.push_back(fmt::format("{} shape(s) ran before tuning and fail after it: {}", failed.size(),
+                                    fmt::join(failed, "; ")));
+  } else if (s.improved == 0) {
+    v.kind = ReportVerdict::Kind::DoNotDeploy;
+    v.reasons.push_back("no shape improved outside the measured noise: the table brings no gain");
+  } else if (!v.drop.empty()) {
+    v.kind = ReportVerdict::Kind::DeployWithout;
+    std::vector<std::string> keys;
+    for (const auto& k : v.drop) keys.push_back(key_text(k));
+    v.reasons.push_back(fmt::format("{} shape(s) regressed outside noise; their tuned rows are left out: {}",
+                                    v.drop.size(), fmt::join(keys, "; ")));
+  } else {
+    v.kind = ReportVerdict::Kind::Deploy;
+    v.reasons.push_back("no shape regressed outside noise and none failed");
+  }
+  std::vector<std::string> drop_text;
+  for (const auto& k : v.drop) drop_text.push_back(key_text(k));
+  v.headline = v.kind == ReportVerdict::Kind::Deploy          ? "deploy"
+               : v.kind == ReportVerdict::Kind::DoNotDeploy ? "do not deploy"
+                                                            : fmt::format("deploy without rows {}",
+                                                                          fmt::join(drop_text, "; "));
+  if (v.kind == ReportVerdict::Kind::DoNotDeploy) {
+    v.command = c.before_info.path == c.after_info.path
+                    ? fmt::format("cktune compare {}", absolute(c.after_info.path))
+                    : fmt::format("cktune compare {} {}", absolute(c.before_info.path), absolute(c.after_info.path));
+  } else if (!tuned) {
+    v.reasons.push_back("no tuned table was given (--tuned), so the report cannot name the file to deploy");
+  } else if (v.kind == ReportVerdict::Kind::Deploy) {
+    v.command = fmt::format("export {}={}", spec(tuned->family).env_var, tuned->path);
+  }
+  return v;
+}
+
+CallWeighting weight_by_calls(const Comparison& c, const std::string& counts_path) {
+  CallWeighting w;
+  w.path = absolute(counts_path);
+  nlohmann::json j = read_json(counts_path);
+  if (!j.is_object() || !j.contains("families") || !j["families"].is_object())
+    throw InputError(counts_path, 0, 0, "not the JSON summary of `cktune capture` (no \"families\" object)",
+                     "write it with: cktune capture LOGS... --json > counts.json");
+  // (family, group, size) -> calls.
+  std::map<std::tuple<Family, std::string, long>, std::uint64_t> calls;
+  std::set<Family> compared;
+  for (const auto& sh : c.shapes) compared.insert(sh.key.family);
+  for (auto it = j["families"].begin(); it != j["families"].end(); ++it) {
+    auto fam = family_from_name(it.key());
+    if (!fam || !compared.count(*fam)) continue;
+    const bool moe = spec(*fam).is_moe;
+    const nlohmann::json& observed = it.value().value("observed", nlohmann::json::object());
+    for (auto g = observed.begin(); g != observed.end(); ++g) {
+      if (!g.value().is_object()) continue;
+      for (auto sz = g.value().begin(); sz != g.value().end(); ++sz) {
+        long size = 0;
+        try {
+          size = std::stol(sz.key());
+        } catch (const std::exception&) {
+          throw InputError(counts_path, 0, 0, fmt::format("families.{}.observed.{}: size '{}' is not a number",
+                                                          it.key(), g.key(), sz.key()));
+        }
+        if (!sz.value().is_number_unsigned())
+          throw InputError(counts_path, 0, 0, fmt::format("families.{}.observed.{}.{}: count is not a whole number",
+                                                          it.key(), g.key(), sz.key()));
+        if (moe) size = static_cast<long>(std::bit_ceil(static_cast<unsigned long>(std::max(1L, size))));
+        std::uint64_t n = sz.value().get<std::uint64_t>();
+        calls[{*fam, g.key(), size}] += n;
+        w.total_calls += n;
+      }
+    }
+  }
+  double log_sum = 0, before_sum = 0, after_sum = 0;
+  for (const auto& sh : c.shapes) {
+    if (sh.change == Change::NotMeasured) continue;
+    auto it = calls.find({sh.key.family, sh.group, sh.size});
+    if (it == calls.end() || it->second == 0) continue;
+    const double n = static_cast<double>(it->second);
+    w.covered_calls += it->second;
+    log_sum += n * std::log(sh.speedup);
+    before_sum += n * sh.before_us;
+    after_sum += n * sh.after_us;
+  }
+  if (w.covered_calls) {
+    w.geomean = std::exp(log_sum / static_cast<double>(w.covered_calls));
+    if (before_sum > 0) w.time_saved_pct = 100.0 * (1.0 - after_sum / before_sum);
+  }
+  return w;
+}
+
+size_t write_filtered_table(const std::string& tuned, Family family, const std::vector<ProblemKey>& drop,
+                            const std::string& out) {
+  CsvTable t = read_csv(tuned);
+  const auto& s = spec(family);
+  std::vector<size_t> idx;
+  for (auto col : s.untuned) {
+    auto i = t.column(col);
+    if (!i) throw InputError(tuned, t.header_line, 1, fmt::format("no key column '{}'", col));
+    idx.push_back(*i);
+  }
+  std::set<std::vector<std::string>> gone;
+  for (const auto& k : drop)
+    if (k.family == family) gone.insert(k.cells);
+  size_t before = t.rows.size();
+  std::erase_if(t.rows, [&](const std::vector<std::string>& row) {
+    std::vector<std::string> cells;
+    for (size_t i = 0; i < idx.size(); ++i) cells.push_back(canonical_cell(s.untuned[i], row[idx[i]]));
+    return gone.count(cells) > 0;
+  });
+  write_csv_atomic(t, out);
+  return before - t.rows.size();
+}
+
 Report build_report(const ReportOptions& o) {
-  if (o.before.empty() || o.after.empty()) throw Error("report needs --before and --after");
-  // load -> compare -> read tuned table and provenance -> lay out
-  CompareInput before = load_compare_input(o.before);
-  CompareInput after = load_compare_input(o.after);
+  if (o.after.empty()) throw Error("report needs --after (and --before, unless --after is a `bench --against` file)");
+  // load -> compare -> read tuned table, provenance and counts -> decide -> lay out
+  CompareInput before, after;
+  if (o.before.empty()) {
+    std::tie(before, after) = split_interleaved(load_compare_input(o.after), o.compare.role);
+  } else {
+    before = load_compare_input(o.before);
+    after = load_compare_input(o.after);
+  }
   Report r;
   r.date = format_timestamp(std::chrono::system_clock::now());
   r.comparison = compare(before, after, o.compare);
@@ -413,19 +601,40 @@ Report build_report(const ReportOptions& o) {
     r.provenance_path = absolute(p);
     r.provenance = read_json(p);
   }
+  if (!o.counts.empty()) r.weighting = weight_by_calls(r.comparison, o.counts);
+  r.verdict = decide(r.comparison, r.tuned);
+  if (r.verdict.kind == ReportVerdict::Kind::DeployWithout && r.tuned) {
+    // The table to deploy is the tuned one without the regressed rows: written next to the report.
+    std::string where = o.deploy_table;
+    const std::string anchor = !o.markdown_path.empty() ? o.markdown_path : o.html_path;
+    if (where.empty() && !anchor.empty())
+      where = (fs::path(absolute(anchor)).parent_path() / (fs::path(r.tuned->path).stem().string() + ".deploy.csv"))
+                  .string();
+    const auto& sp = spec(r.tuned->family);
+    if (!where.empty()) {
+      r.verdict.dropped_rows = write_filtered_table(o.tuned, r.tuned->family, r.verdict.drop, where);
+      r.verdict.deploy_table = absolute(where);
+      r.verdict.reasons.push_back(fmt::format("wrote {}: the tuned table without {} row(s) of those shapes",
+                                              r.verdict.deploy_table, r.verdict.dropped_rows));
+      r.verdict.command = fmt::format("export {}={}", sp.env_var, r.verdict.deploy_table);
+    } else {
+      r.verdict.reasons.push_back("the report went to stdout, so no filtered table was written: add -o FILE (or "
+                                  "--deploy-table FILE) to get it");
+    }
+  }
   std::vector<std::string> fams;
   for (Family f : r.comparison.families()) fams.emplace_back(family_name(f));
   r.title = fmt::format("cktune tuning report: {}", fmt::join(fams, ", "));
 
   Layout L(r.blocks);
   const SpeedupStats& s = r.comparison.overall;
-  L.para(fmt::format("Date: {}. {} shapes compared: geometric-mean speedup {}, {} improved, {} regressed, {} "
-                     "unchanged, {} not measured.",
-                     r.date, r.comparison.shapes.size(), s.count ? format_speedup(s.geomean) : "n/a", s.improved,
-                     s.regressed, s.unchanged, s.not_measured));
+  verdict_section(L, r);
+  // The counts are in the verdict's first reason; the date line only dates the report.
+  L.para(fmt::format("Report made {} from {} measured shapes.", r.date, s.count));
+  weighting_section(L, r);
   environment_section(L, before, after, r);
   shapes_section(L, r);
-  settings_section(L, after, r);
+  settings_section(L, before, after, r);
   summary_section(L, r.comparison);
   charts_section(L, r.comparison);
   shapes_table_section(L, r.comparison);

@@ -279,7 +279,7 @@ ResultsFile parse_results(const CsvTable& table) {
     row.cu_num = rd.integer<long>("cu_num", 0);
     std::string role = rd.text("role", "dispatch");
     auto ro = result_role_from_string(role);
-    if (!ro) rd.fail("role", fmt::format("unknown role '{}'", role), "roles: dispatch, baseline, candidate");
+    if (!ro) rd.fail("role", fmt::format("unknown role '{}'", role), "roles: dispatch, baseline, candidate, against");
     row.role = *ro;
     std::string source = rd.text("source", "-");
     auto so = result_source_from_string(source);

@@ -98,4 +98,30 @@ JSON
 "$BIN" capture --model-config "$TMP/config.json" --tp 4 -o "$TMP/q" --json > "$TMP/q.json"
 grep -q '^1,2304,4096$' "$TMP/q/a8w8_blockscale_untuned_gemm.csv" || fail "config.json qkv row"
 grep -q '^1,4096,384,128,8,' "$TMP/q/untuned_fmoe.csv" || fail "config.json MoE row"
+# Inputs that are not logs: each an error (exit 1) that says what the file is and what to do, no output.
+expect_reject() {  # FILE PATTERN
+  set +e
+  "$BIN" capture "$1" -o "$TMP/r" > "$TMP/r.out" 2> "$TMP/r.err"
+  local rc=$?
+  set -e
+  [ "$rc" = 1 ] || fail "$1: exit $rc, expected 1"
+  grep -q "$2" "$TMP/r.err" || fail "$1: message lacks '$2': $(cat "$TMP/r.err")"
+  [ ! -e "$TMP/r" ] || fail "$1: output written"
+}
+expect_reject "$TMP/m/a8w8_blockscale_untuned_gemm.csv" "untuned a8w8_blockscale table already"
+grep -q "cktune tune -i" "$TMP/r.err" || fail "untuned-table hint"
+expect_reject "$TMP/m/untuned_fmoe.csv" "untuned moe_2stages table already"
+expect_reject "$DATA/results/a8w8_blockscale_tuned_gemm.csv" "tuned a8w8_blockscale table"
+expect_reject "$DATA/results/a8w8_blockscale_before.csv" "cktune results file"
+printf 'ELF\x00\x01\x02binary' > "$TMP/blob.log"
+expect_reject "$TMP/blob.log" "binary file"
+# Text without a single AITER line: the error lists the line forms looked for.
+printf 'INFO server started\nINFO 200 GET /health\n' > "$TMP/plain.log"
+expect_reject "$TMP/plain.log" "no AITER shape line in"
+grep -q "not found tuned config in" "$TMP/r.err" || fail "line forms not listed: $(cat "$TMP/r.err")"
+grep -q "\[fused_moe\] using" "$TMP/r.err" || fail "MoE line form not listed"
+# With a preset the same log is only a warning.
+"$BIN" capture "$TMP/plain.log" --model deepseek-v3 --tp 8 -o "$TMP/pw" > /dev/null 2> "$TMP/pw.err" \
+  || fail "plain log + preset should succeed: $(cat "$TMP/pw.err")"
+grep -q "no AITER shape line" "$TMP/pw.err" || fail "plain log + preset: no warning"
 echo "capture CLI: ok"

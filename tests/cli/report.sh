@@ -24,8 +24,18 @@ grep -q "^## Environment" "$md" || fail "environment section"
 grep -q "| driver | 580.65.06 |" "$md" || fail "provenance sidecar not read"
 grep -q "$tmp/report.html" "$md" || fail "report does not list where the HTML is"
 
+# Verdict first: M=1024 fails after tuning (launch failed) while it ran before -> do not deploy.
+first=$(grep -m1 "^## " "$md")
+[ "$first" = "## Verdict: do not deploy" ] || fail "report does not open with the verdict: $first"
+grep -q "fail after it: M=1024" "$md" || fail "verdict does not name the failing shape"
+grep -q "protocol (before): \`timer=events" "$md" || fail "protocol of the before run missing"
+grep -q "noise rule: improved / regressed" "$md" || fail "noise rule missing"
+grep -Eq "^\| 32 \| 4096 \| 7168 \| decode \| 20\.00 \| 19\.60–20\.60 \| 20\.20 \| 19\.80–20\.81 \| 0\.990x \| within noise \|" "$md" \
+  || fail "M=32 row (rounding, p10-p90, within noise): $(grep '^| 32 |' "$md")"
+
 html=$tmp/report.html
-[ "$(grep -c "<svg" "$html")" -eq 2 ] || fail "expected one <svg> per (N,K) group (2)"
+[ "$(grep -c "<svg" "$html")" -eq 3 ] || fail "expected the overview chart and one <svg> per (N,K) group (3)"
+! grep -q "<polyline" "$html" || fail "charts must not join unmeasured sizes with lines"
 ! grep -q "http://\|https://\|<script\|<link" "$html" || fail "HTML must be self-contained"
 python3 - "$html" <<'PY' || fail "HTML does not parse"
 import sys
@@ -45,6 +55,45 @@ p = P(); p.feed(open(sys.argv[1]).read()); p.close()
 assert not p.stack, p.stack
 PY
 
+# Without the failing shape (it now runs after tuning too) M=128 regresses outside noise: deploy without
+# that row; the filtered table is written next to the report and the command exports it.
+python3 - "$r/a8w8_blockscale_after.csv" "$tmp/after_ok.csv" <<'PY'
+import sys
+out = []
+for line in open(sys.argv[1]):
+    c = line.rstrip("\n").split(",")
+    if c[3:6] == ["1024", "7168", "2048"] and c[6] == "dispatch":
+        c[13:17] = ["70.0", "68.0", "69.0", "71.0"]; c[20] = "passed"; c[21] = ""
+    out.append(",".join(c))
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+mkdir -p "$tmp/out"
+"$bin" report --before "$r/a8w8_blockscale_before.csv" --after "$tmp/after_ok.csv" --tuned "$r/a8w8_blockscale_tuned_gemm.csv" \
+  -o "$tmp/out/r2.md" 2>"$tmp/err2.txt" || fail "report 2 exited $?: $(cat "$tmp/err2.txt")"
+first=$(grep -m1 "^## " "$tmp/out/r2.md")
+[ "$first" = "## Verdict: deploy without rows M=128,N=4096,K=7168" ] || fail "verdict 2: $first"
+deploy=$tmp/out/a8w8_blockscale_tuned_gemm.deploy.csv
+[ -f "$deploy" ] || fail "filtered table not written next to the report"
+grep -qx "export AITER_CONFIG_GEMM_A8W8_BLOCKSCALE=$deploy" "$tmp/out/r2.md" || fail "deploy command for the filtered table"
+[ "$(wc -l <"$deploy")" -eq $(( $(wc -l <"$r/a8w8_blockscale_tuned_gemm.csv") - 1 )) ] || fail "exactly one row dropped"
+! grep -q "^sm_90,132,128,4096,7168," "$deploy" || fail "regressed row still in the deploy table"
+head -1 "$deploy" | cmp -s - <(head -1 "$r/a8w8_blockscale_tuned_gemm.csv") || fail "deploy table header changed"
+
+# Call counts from capture's JSON weight the speedups.
+cat >"$tmp/counts.json" <<'JSON'
+{"families": {"a8w8_blockscale": {"observed": {"4096,7168": {"1": 300, "128": 100, "7": 5}}}}}
+JSON
+"$bin" report --before "$r/a8w8_blockscale_before.csv" --after "$tmp/after_ok.csv" --counts "$tmp/counts.json" \
+  >"$tmp/r3.md" 2>/dev/null || fail "report --counts"
+grep -q "400 of 405 counted calls" "$tmp/r3.md" || fail "covered calls: $(grep -i calls "$tmp/r3.md")"
+# 300 calls at 2.0x and 100 at 0.8x: exp((300 ln 2 + 100 ln 0.8) / 400)
+want=$(python3 -c "import math; print(f'{math.exp((300*math.log(2)+100*math.log(0.8))/400):.3f}x')")
+grep -q "call-weighted geometric-mean speedup: $want" "$tmp/r3.md" || fail "weighted geomean, want $want"
+echo '{"nope": 1}' >"$tmp/bad_counts.json"
+"$bin" report --before "$r/a8w8_blockscale_before.csv" --after "$tmp/after_ok.csv" --counts "$tmp/bad_counts.json" >/dev/null 2>"$tmp/e5.txt"
+[ $? -eq 1 ] || fail "bad --counts should exit 1"
+grep -q "bad_counts.json" "$tmp/e5.txt" || fail "bad --counts message does not name the file"
+
 # Without -o the Markdown goes to stdout; AITER op-test logs work as inputs.
 "$bin" report --before "$data/aiter-optest/test_moe_2stage_before.log" --after "$data/aiter-optest/test_moe_2stage_after.log" \
   >"$tmp/moe.md" 2>/dev/null || fail "report on MoE logs"
@@ -54,6 +103,9 @@ head -1 "$tmp/moe.md" | grep -q "^# cktune tuning report: moe_2stages" || fail "
 "$bin" report --before "$tmp/none.csv" --after "$r/a8w8_blockscale_after.csv" -o "$tmp/x.md" >/dev/null 2>&1
 [ $? -eq 1 ] || fail "missing input should exit 1"
 [ ! -e "$tmp/x.md" ] || fail "no report may be written on error"
-"$bin" report --after "$r/a8w8_blockscale_after.csv" >/dev/null 2>&1
-[ $? -eq 2 ] || fail "missing --before should exit 2"
+"$bin" report --after "$r/a8w8_blockscale_after.csv" >/dev/null 2>"$tmp/e6.txt"
+[ $? -eq 1 ] || fail "--after alone without against rows should exit 1"
+grep -q "no rows of role 'against'" "$tmp/e6.txt" || fail "--after alone message: $(cat "$tmp/e6.txt")"
+"$bin" report --before "$r/a8w8_blockscale_before.csv" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "missing --after should exit 2"
 echo "report.sh: ok"

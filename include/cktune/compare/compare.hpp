@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <utility>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -32,10 +33,16 @@ std::string_view to_string(SizeClass c);
 std::string_view size_class_range(SizeClass c);  // "1-63", "64-512", ">512"
 SizeClass size_class(long m);
 
+// The noise rule (docs/cli/compare.md): a shape changed only when BOTH
+//   1. the ratio of medians is beyond the threshold (speedup > 1 + t or < 1 - t), a floor that keeps
+//      tiny but consistent differences from counting, and
+//   2. the measured p10..p90 intervals of the two runs do not overlap (improved: after's interval lies
+//      entirely on the better side of before's; regressed: entirely on the worse side).
+// Rows without p10/p90 (AITER op-test output) are judged by rule 1 alone and marked "median only".
 enum class Change {
-  Improved,     // speedup > 1 + threshold
-  Regressed,    // speedup < 1 - threshold
-  Unchanged,
+  Improved,     // better beyond the threshold and outside the noise
+  Regressed,    // worse beyond the threshold and outside the noise
+  WithinNoise,  // the difference is inside the threshold or the p10..p90 intervals overlap
   NotMeasured,  // one side has no usable time (unsupported, error, timeout): not in the statistics
 };
 std::string_view to_string(Change c);
@@ -51,6 +58,14 @@ struct CompareInput {
 // saves), telling them apart by content. Error (exit 1) naming the file for anything else.
 CompareInput load_compare_input(const std::string& path);
 
+// True when the input holds rows of role `against` (a `bench --against` run: before and after measured
+// interleaved in one file).
+bool has_against_rows(const CompareInput& in);
+
+// Split an interleaved results file into before (the `against` rows, relabelled `role`) and after (every
+// other row). Error naming the file when it has no `against` rows.
+std::pair<CompareInput, CompareInput> split_interleaved(CompareInput in, ResultRole role);
+
 struct CompareOptions {
   Metric metric = Metric::Us;
   double threshold_pct = 3.0;               // |speedup - 1| above this counts as improved/regressed
@@ -64,7 +79,13 @@ struct ShapeComparison {
   long size = 0;             // M or token
   SizeClass size_class = SizeClass::Decode;
   double before = 0, after = 0;  // metric values (us or TFLOPS); -1/inf kept for "not measured"
+  // p10..p90 of each side in metric units (for TFLOPS the interval of the times, converted); -1 when the
+  // input recorded no spread.
+  double before_lo = -1, before_hi = -1, after_lo = -1, after_hi = -1;
+  bool spread_known = false;     // both sides have p10/p90: rule 2 applied
   double speedup = 0;            // 0 when NotMeasured
+  double speedup_lo = 0, speedup_hi = 0;  // the speedup's range from the two intervals (= speedup when unknown)
+  double before_us = -1, after_us = -1;   // median latency, whatever the metric (absolute numbers for report)
   Change change = Change::NotMeasured;
   std::string before_kernel, after_kernel;
   std::string before_backend, after_backend;
@@ -74,7 +95,7 @@ struct ShapeComparison {
 struct SpeedupStats {
   size_t count = 0;  // shapes with a speedup (measured on both sides)
   double mean = 0, geomean = 0, min = 0, max = 0;
-  size_t improved = 0, regressed = 0, unchanged = 0;
+  size_t improved = 0, regressed = 0, within_noise = 0;
   size_t not_measured = 0;
 };
 
@@ -105,6 +126,11 @@ struct Comparison {
 // can be dropped. Error when no shape matches (names the files, role and hint).
 Comparison compare(CompareInput before, CompareInput after, const CompareOptions& options);
 
+// The rule above in one line, for outputs ("improved/regressed: speedup beyond ±3% and p10..p90 ...").
+std::string noise_rule_text(const CompareOptions& options);
+// Relative width of a side's interval: (hi - lo) / median in percent; -1 when unknown.
+double spread_pct(double lo, double hi, double median);
+
 // "x1.234" style helpers shared by the renderers.
 std::string format_speedup(double s);
 // Label of a group: "N=7168,K=2112" for GEMMs, "model_dim=7168,inter_dim=256,..." for MoE.
@@ -113,6 +139,8 @@ std::string group_label(const ProblemKey& key);
 // The human-readable output of `cktune compare` (per-shape table, summary, per-class and per-group
 // breakdown, unmatched shapes, warnings).
 std::string render_comparison_text(const Comparison& c);
+// One CSV line per shape (family, group, size, before/after with p10/p90, speedup and its range, change).
+std::string render_comparison_csv(const Comparison& c);
 // The same content as JSON (stdout of `compare --json`; also embedded in report provenance).
 nlohmann::json comparison_json(const Comparison& c);
 

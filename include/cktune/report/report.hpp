@@ -3,6 +3,7 @@
 // statistics, file locations, the lines to use the tuned table) rendered as Markdown and as a
 // self-contained HTML page with inline SVG charts of speedup against M per (N,K) group.
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,7 +15,11 @@
 namespace cktune {
 
 struct ReportOptions {
-  std::string before, after;       // measurement files (cktune results or AITER op-test output)
+  std::string before, after;       // measurement files (cktune results or AITER op-test output); before = ""
+                                   // with an after file of `bench --against` (before and after interleaved)
+  std::string counts;              // capture's --json summary: call counts per shape ("" = unweighted)
+  std::string deploy_table;        // where the filtered table goes when rows must be dropped ("" = next to
+                                   // the Markdown/HTML output, or none when the report goes to stdout)
   std::string tuned;               // the tuned CSV the after run used ("" = not given)
   std::string provenance;          // provenance JSON; "" = look for <tuned>.provenance.json
   std::string markdown_path;       // where the Markdown goes ("" = none)
@@ -46,6 +51,30 @@ struct TunedTableInfo {
   std::array<size_t, 3> by_class{};    // rows per size class
 };
 
+// The decision the report opens with (docs/cli/report.md):
+//   DoNotDeploy   when a shape failed after tuning (and measured before), or nothing improved outside noise;
+//   DeployWithout when some shapes regressed outside noise: deploy the table without their rows;
+//   Deploy        otherwise.
+struct ReportVerdict {
+  enum class Kind { Deploy, DeployWithout, DoNotDeploy };
+  Kind kind = Kind::DoNotDeploy;
+  std::string headline;             // "deploy", "deploy without rows M=128,N=4096,K=7168", "do not deploy"
+  std::vector<std::string> reasons;
+  std::vector<ProblemKey> drop;     // keys whose tuned rows are left out (regressed outside noise)
+  std::string command;              // the one command that deploys / produces the table to deploy
+  std::string deploy_table;         // absolute path of the filtered table written ("" = none written)
+  size_t dropped_rows = 0;          // tuned rows left out of deploy_table
+};
+
+// Speedups weighted by how often the server ran each shape (capture's call counts).
+struct CallWeighting {
+  std::string path;                 // the counts file (absolute)
+  std::uint64_t total_calls = 0;    // calls of the compared families in the counts file
+  std::uint64_t covered_calls = 0;  // calls landing on a compared, measured shape
+  double geomean = 0;               // call-weighted geometric-mean speedup over the covered calls
+  double time_saved_pct = 0;        // us metric: 1 - sum(calls*after)/sum(calls*before), in percent
+};
+
 struct Report {
   std::string title;
   std::string date;                    // ISO 8601 UTC
@@ -53,8 +82,22 @@ struct Report {
   std::optional<TunedTableInfo> tuned;
   std::string provenance_path;         // absolute; "" when none
   nlohmann::json provenance;           // null when none
+  ReportVerdict verdict;
+  std::optional<CallWeighting> weighting;
   std::vector<ReportBlock> blocks;
 };
+
+// The verdict for a comparison (and the tuned table, when given: it is needed for the command).
+ReportVerdict decide(const Comparison& comparison, const std::optional<TunedTableInfo>& tuned);
+
+// Read capture's --json output and weight the comparison's speedups by its call counts. Fused-MoE token
+// counts are rounded up to a power of two first, as AITER's lookup does; GEMM M is matched exactly.
+CallWeighting weight_by_calls(const Comparison& comparison, const std::string& counts_path);
+
+// The tuned table without the rows of `drop` (matched on the untuned key cells, any gfx/cu_num).
+// Returns the number of rows left out.
+size_t write_filtered_table(const std::string& tuned, Family family, const std::vector<ProblemKey>& drop,
+                            const std::string& out);
 
 // Read the inputs, compare, and lay out the document. Errors (Error / InputError) name the file at fault.
 Report build_report(const ReportOptions& options);
@@ -64,8 +107,14 @@ std::string render_report_markdown(const Report& report);
 std::string render_report_html(const Report& report);
 
 // The SVG chart of one group: speedup (y, linear, with a 1.0 reference line) against M or token (x, log2),
-// one point per measured shape joined in size order, size-class boundaries at 64 and 512 marked.
+// one point per measured shape with its p10..p90 range as a bar (no line: sizes between points were not
+// measured), size-class boundaries at 64 and 512 marked.
 std::string speedup_chart_svg(const Comparison& comparison, size_t group);
+
+// Every group on the same axes: speedup (top panel) and after/before latency in µs (bottom panel, log
+// scale) against M or token, one colour per group, p10..p90 bars, a legend. Empty when nothing is measured.
+std::string overview_chart_svg(const Comparison& comparison);
+inline constexpr size_t kOverviewChart = static_cast<size_t>(-1);  // ReportBlock::group of the overview
 
 // build_report + write the requested files atomically; returns the Markdown (printed to stdout by the
 // CLI when no output file is named).

@@ -22,7 +22,7 @@ enum class ResultRole {
   Dispatch,   // what the runtime dispatch runs for this key today: the tuned row if any, else the default
   Baseline,   // a vendor library (cuBLASLt, hipBLASLt, ...) timed in the same run
   Candidate,  // one candidate of a tuning run (--all-candidates, tune's profile file)
-  Against,    // bench --against: the "before" kernel, timed interleaved with the dispatch row in one run
+  Against,    // `bench --against`: the reference table's dispatch, measured interleaved with the dispatch rows
 };
 std::string_view to_string(ResultRole role);
 std::optional<ResultRole> result_role_from_string(std::string_view text);

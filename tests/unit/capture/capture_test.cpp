@@ -116,8 +116,11 @@ TEST_F(CaptureTest, AppendMergesWithoutDuplicates) {
   std::set<std::vector<std::string>> unique(t.rows.begin(), t.rows.end());
   EXPECT_EQ(unique.size(), t.rows.size());
   EXPECT_GT(t.rows.size(), before);
-  for (const auto& fr : r.families)
-    if (fr.family == Family::A8W8Blockscale) EXPECT_EQ(fr.rows_kept, before);
+  for (const auto& fr : r.families) {
+    if (fr.family == Family::A8W8Blockscale) {
+      EXPECT_EQ(fr.rows_kept, before);
+    }
+  }
   // Without --append the file is replaced.
   run_capture(options());
   EXPECT_EQ(table(Family::A8W8Blockscale).rows.size(), before);

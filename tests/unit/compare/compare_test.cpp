@@ -45,7 +45,7 @@ TEST(Compare, HandMadePairMath) {
   EXPECT_DOUBLE_EQ(c.overall.max, 2.0);
   EXPECT_EQ(c.overall.improved, 3u);
   EXPECT_EQ(c.overall.regressed, 1u);
-  EXPECT_EQ(c.overall.unchanged, 2u);
+  EXPECT_EQ(c.overall.within_noise, 2u);
 
   const auto& decode = c.by_class[static_cast<size_t>(SizeClass::Decode)];
   EXPECT_EQ(decode.count, 3u);
@@ -70,7 +70,7 @@ TEST(Compare, HandMadePairMath) {
   EXPECT_EQ(m1->change, Change::Improved);
   EXPECT_DOUBLE_EQ(m1->speedup, 2.0);
   EXPECT_EQ(m1->after_kernel, "cktune_bs_64x128x128_1x1_w4");
-  EXPECT_EQ(shape(c, "32", "4096", "7168")->change, Change::Unchanged);
+  EXPECT_EQ(shape(c, "32", "4096", "7168")->change, Change::WithinNoise);
   EXPECT_EQ(shape(c, "128", "4096", "7168")->change, Change::Regressed);
   EXPECT_EQ(shape(c, "1024", "7168", "2048")->change, Change::NotMeasured);
   EXPECT_EQ(shape(c, "1024", "7168", "2048")->note, "after: failed: launch failed: invalid argument");
@@ -85,10 +85,11 @@ TEST(Compare, HandMadePairMath) {
 
 TEST(Compare, ThresholdAndMetricAndRole) {
   CompareOptions o;
-  o.threshold_pct = 0.5;  // 20/20.2 = 0.990 is now a regression
+  o.threshold_pct = 0.5;  // 20/20.2 = 0.990 is beyond the floor, but the p10..p90 intervals overlap
   Comparison c = compare(load_compare_input(kResults + "a8w8_blockscale_before.csv"),
                          load_compare_input(kResults + "a8w8_blockscale_after.csv"), o);
-  EXPECT_EQ(shape(c, "32", "4096", "7168")->change, Change::Regressed);
+  EXPECT_EQ(shape(c, "32", "4096", "7168")->change, Change::WithinNoise);
+  EXPECT_TRUE(shape(c, "32", "4096", "7168")->spread_known);
 
   o = CompareOptions{};
   o.metric = Metric::Tflops;
@@ -103,7 +104,7 @@ TEST(Compare, ThresholdAndMetricAndRole) {
   c = compare(load_compare_input(kResults + "a8w8_blockscale_before.csv"),
               load_compare_input(kResults + "a8w8_blockscale_after.csv"), o);
   EXPECT_EQ(c.shapes.size(), 7u);
-  EXPECT_EQ(c.overall.unchanged, 7u);  // the same cuBLASLt numbers both times
+  EXPECT_EQ(c.overall.within_noise, 7u);  // the same cuBLASLt numbers both times
 }
 
 TEST(Compare, AiterMarkdownLogs) {
@@ -120,7 +121,7 @@ TEST(Compare, AiterMarkdownLogs) {
   Comparison a = compare(load_compare_input(kAiter + "test_gemm_a8w8_blockscale_before.log"),
                          load_compare_input(kAiter + "test_gemm_a8w8_blockscale_after.log"), asm_only);
   EXPECT_EQ(a.shapes.size(), 8u);
-  EXPECT_EQ(a.overall.unchanged, 8u);
+  EXPECT_EQ(a.overall.within_noise, 8u);
 
   Comparison moe = compare(load_compare_input(kAiter + "test_moe_2stage_before.log"),
                            load_compare_input(kAiter + "test_moe_2stage_after.log"), CompareOptions{});
@@ -128,6 +129,96 @@ TEST(Compare, AiterMarkdownLogs) {
   ASSERT_EQ(moe.groups.size(), 2u);  // two MoE configurations, token plays M
   EXPECT_EQ(moe.groups[0].label.rfind("model_dim=4096,inter_dim=1536", 0), 0u) << moe.groups[0].label;
   EXPECT_EQ(moe.by_class[static_cast<size_t>(SizeClass::Prefill)].count, 1u);  // token 1024
+}
+
+// Synthetic results for the noise rule: one dispatch row per M with a given median and p10..p90.
+ResultRow noisy_row(long m, double us, double p10, double p90, ResultRole role = ResultRole::Dispatch) {
+  ResultRow r;
+  r.gfx = "gfx942";
+  r.cu_num = 304;
+  r.key = ProblemKey{Family::A8W8Blockscale, {std::to_string(m), "7168", "2048"}};
+  r.role = role;
+  r.backend = "gpu";
+  r.us = us;
+  r.us_min = p10 * 0.99;
+  r.us_p10 = p10;
+  r.us_p90 = p90;
+  return r;
+}
+
+CompareInput input_of(std::vector<ResultRow> rows, const std::string& path) {
+  return CompareInput{path, "cktune-results", std::move(rows)};
+}
+
+// Two benches of the same table: medians wander by up to ~6% but stay inside each other's p10..p90, so
+// nothing may count as improved or regressed, even with a threshold below the wander.
+TEST(Compare, SameTableTwiceIsWithinNoise) {
+  std::vector<ResultRow> first, second;
+  const long ms[] = {1, 16, 64, 256, 1024, 4096};
+  const double drift[] = {1.03, 0.97, 1.06, 0.95, 1.02, 0.98};  // second median / first median
+  for (size_t i = 0; i < 6; ++i) {
+    const double med = 10.0 * static_cast<double>(i + 1);
+    first.push_back(noisy_row(ms[i], med, med * 0.92, med * 1.09));
+    const double med2 = med * drift[i];
+    second.push_back(noisy_row(ms[i], med2, med2 * 0.93, med2 * 1.08));
+  }
+  CompareOptions o;
+  o.threshold_pct = 2.0;
+  Comparison c = compare(input_of(first, "first.csv"), input_of(second, "second.csv"), o);
+  EXPECT_EQ(c.overall.count, 6u);
+  EXPECT_EQ(c.overall.within_noise, 6u);
+  EXPECT_EQ(c.overall.improved, 0u);
+  EXPECT_EQ(c.overall.regressed, 0u);
+  for (const auto& s : c.shapes) {
+    EXPECT_TRUE(s.spread_known);
+    EXPECT_LE(s.speedup_lo, s.speedup);
+    EXPECT_GE(s.speedup_hi, s.speedup);
+  }
+  // Without spreads (AITER op-test output has medians only) every drift beyond 2% counts: all but 1.02.
+  for (auto* rows : {&first, &second})
+    for (auto& r : *rows) r.us_p10 = r.us_p90 = -1;
+  Comparison bare = compare(input_of(first, "first.csv"), input_of(second, "second.csv"), o);
+  EXPECT_EQ(bare.overall.improved + bare.overall.regressed, 5u);
+}
+
+TEST(Compare, ChangeNeedsSeparatedIntervalsAndTheFloor) {
+  std::vector<ResultRow> before = {noisy_row(1, 20, 19.8, 20.2), noisy_row(2, 20, 19.8, 20.2),
+                                   noisy_row(4, 20, 19.0, 21.0), noisy_row(8, 20, 19.99, 20.01)};
+  std::vector<ResultRow> after = {noisy_row(1, 15, 14.9, 15.1),    // tight, 1.33x: improved
+                                  noisy_row(2, 25, 24.5, 25.5),    // tight, 0.8x: regressed
+                                  noisy_row(4, 18.5, 17.0, 19.5),  // 1.08x but overlapping: noise
+                                  noisy_row(8, 19.9, 19.89, 19.91)};  // separated, but 0.5% < floor
+  Comparison c = compare(input_of(before, "b.csv"), input_of(after, "a.csv"), CompareOptions{});
+  EXPECT_EQ(c.shapes[0].change, Change::Improved);
+  EXPECT_EQ(c.shapes[1].change, Change::Regressed);
+  EXPECT_EQ(c.shapes[2].change, Change::WithinNoise);
+  EXPECT_EQ(c.shapes[3].change, Change::WithinNoise);
+  EXPECT_NEAR(c.shapes[0].speedup_lo, 19.8 / 15.1, 1e-12);
+  EXPECT_NEAR(c.shapes[0].speedup_hi, 20.2 / 14.9, 1e-12);
+  // TFLOPS: the same separation, read on the inverted intervals.
+  CompareOptions t;
+  t.metric = Metric::Tflops;
+  for (auto* rows : {&before, &after})
+    for (auto& r : *rows) r.tflops = 100.0 / r.us;
+  Comparison ct = compare(input_of(before, "b.csv"), input_of(after, "a.csv"), t);
+  EXPECT_EQ(ct.shapes[0].change, Change::Improved);
+  EXPECT_EQ(ct.shapes[1].change, Change::Regressed);
+  EXPECT_EQ(ct.shapes[2].change, Change::WithinNoise);
+  EXPECT_GT(ct.shapes[0].after_lo, ct.shapes[0].before_hi);
+}
+
+TEST(Compare, InterleavedFileSplitsByRole) {
+  std::vector<ResultRow> rows = {noisy_row(1, 20, 19.8, 20.2, ResultRole::Against), noisy_row(1, 10, 9.9, 10.1),
+                                 noisy_row(2, 20, 19.8, 20.2, ResultRole::Against), noisy_row(2, 20, 19.7, 20.3)};
+  CompareInput in = input_of(rows, "bench.csv");
+  EXPECT_TRUE(has_against_rows(in));
+  auto [before, after] = split_interleaved(in, ResultRole::Dispatch);
+  Comparison c = compare(before, after, CompareOptions{});
+  ASSERT_EQ(c.shapes.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.shapes[0].speedup, 2.0);
+  EXPECT_EQ(c.shapes[0].change, Change::Improved);
+  EXPECT_EQ(c.shapes[1].change, Change::WithinNoise);
+  EXPECT_THROW(split_interleaved(input_of({noisy_row(1, 10, 9, 11)}, "plain.csv"), ResultRole::Dispatch), Error);
 }
 
 TEST(Compare, WarnsWhenMachinesDiffer) {

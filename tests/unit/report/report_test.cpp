@@ -71,8 +71,9 @@ TEST(Report, HtmlIsSelfContainedWithOneChartPerGroup) {
   Report r = build_report(options());
   std::string html = render_report_html(r);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_EQ(count(html, "<svg"), r.comparison.groups.size());
-  EXPECT_EQ(count(html, "</svg>"), r.comparison.groups.size());
+  // The overview (every group on the same axes) and one chart per group.
+  EXPECT_EQ(count(html, "<svg"), r.comparison.groups.size() + 1);
+  EXPECT_EQ(count(html, "</svg>"), r.comparison.groups.size() + 1);
   EXPECT_EQ(r.comparison.groups.size(), 2u);
   EXPECT_EQ(html.find("http://"), std::string::npos);
   EXPECT_EQ(html.find("https://"), std::string::npos);
@@ -93,12 +94,61 @@ TEST(Report, ChartPlotsEveryMeasuredShapeAndTheReferenceLine) {
   std::string b = speedup_chart_svg(r.comparison, 1);
   EXPECT_EQ(count(a, "<circle"), 4u);
   EXPECT_EQ(count(b, "<circle"), 2u);
-  EXPECT_NE(a.find("<polyline"), std::string::npos);
+  EXPECT_EQ(a.find("<polyline"), std::string::npos);  // points only: sizes in between were not measured
+  EXPECT_EQ(count(a, "opacity=\"0.6\""), 4u);             // one p10..p90 bar per point
   EXPECT_NE(a.find("1.00x"), std::string::npos);          // a y tick at the reference
   EXPECT_NE(a.find("stroke-width=\"1.5\""), std::string::npos);
   EXPECT_NE(a.find("<title>M=1: 2.000x</title>"), std::string::npos);
   EXPECT_NE(a.find("M (log2)"), std::string::npos);
   EXPECT_THROW(speedup_chart_svg(r.comparison, 2), std::out_of_range);
+}
+
+TEST(Report, OverviewChartPutsEveryGroupOnOneAxis) {
+  Report r = build_report(options());
+  std::string svg = overview_chart_svg(r.comparison);
+  // 6 measured shapes: one speedup marker and two latency markers each, plus one legend marker per group.
+  EXPECT_EQ(count(svg, "<circle"), 6u * 3 + r.comparison.groups.size());
+  EXPECT_NE(svg.find("N=4096,K=7168"), std::string::npos);
+  EXPECT_NE(svg.find("N=7168,K=2048"), std::string::npos);
+  EXPECT_NE(svg.find("median µs (log)"), std::string::npos);
+  EXPECT_EQ(svg.find("<polyline"), std::string::npos);
+}
+
+TEST(Report, VerdictFollowsNoiseAndFailures) {
+  CompareInput b{"b.csv", "cktune-results", {}}, a{"a.csv", "cktune-results", {}};
+  auto row = [](long m, double us, double spread) {
+    ResultRow x;
+    x.key = ProblemKey{Family::A8W8Blockscale, {std::to_string(m), "4096", "7168"}};
+    x.backend = "gpu";
+    x.us = us;
+    x.us_p10 = us * (1 - spread);
+    x.us_p90 = us * (1 + spread);
+    return x;
+  };
+  b.rows = {row(1, 20, 0.01), row(2, 20, 0.01), row(4, 20, 0.01)};
+  a.rows = {row(1, 10, 0.01), row(2, 20.1, 0.01), row(4, 30, 0.01)};
+  TunedTableInfo t;
+  t.path = "/abs/t.csv";
+  ReportVerdict v = decide(compare(b, a, CompareOptions{}), t);
+  EXPECT_EQ(v.kind, ReportVerdict::Kind::DeployWithout);
+  ASSERT_EQ(v.drop.size(), 1u);
+  EXPECT_EQ(v.drop[0].cells[0], "4");
+  EXPECT_EQ(v.headline, "deploy without rows M=4,N=4096,K=7168");
+
+  a.rows[2] = row(4, 19.9, 0.01);  // now within noise
+  v = decide(compare(b, a, CompareOptions{}), t);
+  EXPECT_EQ(v.kind, ReportVerdict::Kind::Deploy);
+  EXPECT_EQ(v.command, "export AITER_CONFIG_GEMM_A8W8_BLOCKSCALE=/abs/t.csv");
+
+  a.rows[0] = row(1, 19.8, 0.05);  // no gain left outside noise
+  v = decide(compare(b, a, CompareOptions{}), t);
+  EXPECT_EQ(v.kind, ReportVerdict::Kind::DoNotDeploy);
+
+  a.rows[0] = row(1, 10, 0.01);
+  a.rows[1].us = -1;  // fails after tuning
+  v = decide(compare(b, a, CompareOptions{}), t);
+  EXPECT_EQ(v.kind, ReportVerdict::Kind::DoNotDeploy);
+  EXPECT_EQ(v.headline, "do not deploy");
 }
 
 TEST(Report, WithoutTunedTableSaysSoAndAiterInputsWork) {
@@ -110,7 +160,7 @@ TEST(Report, WithoutTunedTableSaysSoAndAiterInputsWork) {
   EXPECT_EQ(md.find("export AITER_CONFIG_FMOE"), std::string::npos);
   EXPECT_NE(md.find("No tuned table was given"), std::string::npos);
   EXPECT_NE(md.find("aiter-markdown:test_moe_2stage"), std::string::npos);
-  EXPECT_EQ(count(render_report_html(r), "<svg"), 2u);
+  EXPECT_EQ(count(render_report_html(r), "<svg"), 3u);  // the overview and one chart per MoE configuration (2)
 }
 
 TEST(Report, WritesBothFilesAtomicallyAndFailsCleanly) {
