@@ -1,3 +1,4 @@
+#include "cktune/core/names.hpp"
 #include "cktune/compare/aiter_optest.hpp"
 
 #include <algorithm>
@@ -13,7 +14,7 @@ namespace cktune {
 
 namespace {
 
-constexpr std::pair<AiterTableKind, std::string_view> kKinds[] = {
+constexpr EnumName<AiterTableKind> kKinds[] = {
     {AiterTableKind::GemmA8W8Blockscale, "test_gemm_a8w8_blockscale"},
     {AiterTableKind::Moe2Stage, "test_moe_2stage"},
 };
@@ -218,9 +219,7 @@ void moe_rows(const CsvTable& t, std::vector<ResultRow>& out) {
 }  // namespace
 
 std::string_view to_string(AiterTableKind kind) {
-  for (const auto& [k, t] : kKinds)
-    if (k == kind) return t;
-  return "?";
+  return enum_text(kKinds, kind);
 }
 
 std::optional<AiterTableKind> detect_aiter_table(const std::vector<std::string>& header) {

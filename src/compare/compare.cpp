@@ -1,3 +1,4 @@
+#include "cktune/core/names.hpp"
 #include "cktune/compare/compare.hpp"
 
 #include <algorithm>
@@ -20,10 +21,10 @@ namespace cktune {
 
 namespace {
 
-constexpr std::pair<Metric, std::string_view> kMetrics[] = {{Metric::Us, "us"}, {Metric::Tflops, "tflops"}};
-constexpr std::pair<SizeClass, std::string_view> kClasses[] = {
+constexpr EnumName<Metric> kMetrics[] = {{Metric::Us, "us"}, {Metric::Tflops, "tflops"}};
+constexpr EnumName<SizeClass> kClasses[] = {
     {SizeClass::Decode, "decode"}, {SizeClass::Medium, "medium"}, {SizeClass::Prefill, "prefill"}};
-constexpr std::pair<Change, std::string_view> kChanges[] = {{Change::Improved, "improved"},
+constexpr EnumName<Change> kChanges[] = {{Change::Improved, "improved"},
                                                             {Change::Regressed, "regressed"},
                                                             {Change::WithinNoise, "within_noise"},
                                                             {Change::NotMeasured, "not_measured"}};
@@ -144,21 +145,16 @@ Change classify(const ShapeComparison& s, Metric m, double threshold_pct) {
 }  // namespace
 
 std::string_view to_string(Metric metric) {
-  for (const auto& [v, t] : kMetrics)
-    if (v == metric) return t;
-  return "?";
+  return enum_text(kMetrics, metric, "?");
 }
 
 std::optional<Metric> metric_from_string(std::string_view text) {
-  for (const auto& [v, t] : kMetrics)
-    if (t == text) return v;
+  if (auto v = enum_from_text(kMetrics, text)) return v;
   return std::nullopt;
 }
 
 std::string_view to_string(SizeClass c) {
-  for (const auto& [v, t] : kClasses)
-    if (v == c) return t;
-  return "?";
+  return enum_text(kClasses, c, "?");
 }
 
 std::string_view size_class_range(SizeClass c) {
@@ -177,9 +173,7 @@ SizeClass size_class(long m) {
 }
 
 std::string_view to_string(Change c) {
-  for (const auto& [v, t] : kChanges)
-    if (v == c) return t;
-  return "?";
+  return enum_text(kChanges, c, "?");
 }
 
 CompareInput load_compare_input(const std::string& path) {

@@ -1,3 +1,4 @@
+#include "cktune/core/names.hpp"
 #include "cktune/results/results.hpp"
 
 #include <algorithm>
@@ -18,14 +19,14 @@ namespace cktune {
 
 namespace {
 
-constexpr std::pair<ResultRole, std::string_view> kRoles[] = {
+constexpr EnumName<ResultRole> kRoles[] = {
     {ResultRole::Dispatch, "dispatch"},
     {ResultRole::Baseline, "baseline"},
     {ResultRole::Candidate, "candidate"},
     {ResultRole::Against, "against"},
 };
 
-constexpr std::pair<ResultSource, std::string_view> kSources[] = {
+constexpr EnumName<ResultSource> kSources[] = {
     {ResultSource::Tuned, "tuned"},
     {ResultSource::Default, "default"},
     {ResultSource::None, "-"},
@@ -163,26 +164,19 @@ std::string fmt_us_text(double us) {
 }  // namespace
 
 std::string_view to_string(ResultRole role) {
-  for (const auto& [v, t] : kRoles)
-    if (v == role) return t;
-  return "?";
+  return enum_text(kRoles, role, "?");
 }
 
 std::optional<ResultRole> result_role_from_string(std::string_view text) {
-  for (const auto& [v, t] : kRoles)
-    if (t == text) return v;
-  return std::nullopt;
+  return enum_from_text(kRoles, text);
 }
 
 std::string_view to_string(ResultSource source) {
-  for (const auto& [v, t] : kSources)
-    if (v == source) return t;
-  return "?";
+  return enum_text(kSources, source, "?");
 }
 
 std::optional<ResultSource> result_source_from_string(std::string_view text) {
-  for (const auto& [v, t] : kSources)
-    if (t == text) return v;
+  if (auto v = enum_from_text(kSources, text)) return v;
   if (text.empty()) return ResultSource::None;
   return std::nullopt;
 }
