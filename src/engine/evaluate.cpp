@@ -255,8 +255,15 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
           r.check = run_and_check(run.get(), *workload, job.tolerance);
           r.verdict = r.check.verdict;
           r.reason = r.check.reason;
-          if (r.verdict == Verdict::Passed)
-            time_and_check(backend, run.get(), *workload, screening ? screen : job.protocol, job.tolerance, r);
+          if (r.verdict == Verdict::Passed) {
+            if (screening) {
+              // A screen time only decides who is timed fully (and checked then); it never wins.
+              auto timer = backend.make_timer();
+              r.time = measure(run.get(), *workload, *timer, screen);
+            } else {
+              time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r);
+            }
+          }
         } catch (const GpuError& e) {
           // The device context may be unusable now: report, then let the parent restart this worker.
           r.verdict = Verdict::Faulted;
@@ -277,31 +284,45 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
   }
 
   if (screening) {
+    // Full timing (checked) for every candidate within screen_factor of the best; if a fully timed one
+    // then fails its check, the best moves and candidates screened out before are looked at again.
+    std::vector<bool> full(results.size(), false);
+    for (;;) {
+      double best = std::numeric_limits<double>::infinity();
+      for (const auto& r : results)
+        if (r.verdict == Verdict::Passed) best = std::min(best, r.time.median_us);
+      std::vector<size_t> next;
+      for (size_t i = 0; i < results.size(); ++i)
+        if (results[i].verdict == Verdict::Passed && !full[i] && results[i].time.median_us <= best * job.screen_factor)
+          next.push_back(i);
+      if (next.empty()) break;
+      for (size_t i : next) {
+        CandidateResult& r = results[i];
+        full[i] = true;
+        Runnable run(*cache.find(job.key.family, r.name), backend, fault_for(job, r.name));
+        send_start(requested_names[i]);
+        try {
+          time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r);
+        } catch (const GpuError& e) {
+          r.verdict = Verdict::Faulted;
+          r.reason = e.what();
+          send_result(r);
+          throw;
+        } catch (const Error& e) {
+          r.verdict = Verdict::Failed;
+          r.reason = e.what();
+        }
+        send_result(r);
+      }
+    }
     double best = std::numeric_limits<double>::infinity();
-    for (const auto& r : results)
-      if (r.verdict == Verdict::Passed) best = std::min(best, r.time.median_us);
+    for (size_t i = 0; i < results.size(); ++i)
+      if (results[i].verdict == Verdict::Passed && full[i]) best = std::min(best, results[i].time.median_us);
     for (size_t i = 0; i < results.size(); ++i) {
       CandidateResult& r = results[i];
-      if (r.verdict != Verdict::Passed) continue;
-      if (r.time.median_us > best * job.screen_factor) {
-        r.reason = fmt::format("screened out: {:.2f}x the best screen time ({} launches)", r.time.median_us / best,
-                               screen.iters);
-        send_result(r);
-        continue;
-      }
-      Runnable run(*cache.find(job.key.family, r.name), backend, fault_for(job, r.name));
-      send_start(requested_names[i]);
-      try {
-        time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r);
-      } catch (const GpuError& e) {
-        r.verdict = Verdict::Faulted;
-        r.reason = e.what();
-        send_result(r);
-        throw;
-      } catch (const Error& e) {
-        r.verdict = Verdict::Failed;
-        r.reason = e.what();
-      }
+      if (r.verdict != Verdict::Passed || full[i]) continue;
+      r.screened_out = true;
+      r.reason = fmt::format("screened out: {:.2f}x the best time ({} launches)", r.time.median_us / best, screen.iters);
       send_result(r);
     }
   }

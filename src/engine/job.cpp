@@ -119,6 +119,7 @@ nlohmann::json to_json(const CandidateResult& r) {
       {"id", r.id},
       {"libtype", to_string(r.provider)},
       {"unknown_instance", r.unknown_instance},
+      {"screened_out", r.screened_out},
       {"confirmed", r.confirmed},
       {"confirm_median_us", num(r.confirm_median_us)},
       {"split_k", r.split_k},
@@ -153,6 +154,7 @@ CandidateResult candidate_result_from_json(const nlohmann::json& j) {
     r.provider = *p;
   }
   r.unknown_instance = j.value("unknown_instance", false);
+  r.screened_out = j.value("screened_out", false);
   r.confirmed = j.value("confirmed", false);
   r.confirm_median_us = j.contains("confirm_median_us") ? num_from(j.at("confirm_median_us")) : 0.0;
   r.split_k = int_from<int>(j.at("split_k"));

@@ -46,7 +46,8 @@ std::optional<size_t> pick_winner(const std::vector<CandidateResult>& results, d
                                   double tie_tolerance) {
   double best = std::numeric_limits<double>::infinity();
   for (const auto& r : results)
-    if (r.verdict == Verdict::Passed && r.check.err_ratio <= err_limit && std::isfinite(r.time.median_us))
+    if (r.verdict == Verdict::Passed && !r.screened_out && r.check.err_ratio <= err_limit &&
+        std::isfinite(r.time.median_us))
       best = std::min(best, r.time.median_us);
   if (!std::isfinite(best)) return std::nullopt;
   // Within the tie band, prefer the simpler and more portable candidate; the order never depends on
@@ -55,7 +56,7 @@ std::optional<size_t> pick_winner(const std::vector<CandidateResult>& results, d
   std::optional<size_t> win;
   for (size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
-    if (r.verdict != Verdict::Passed || r.check.err_ratio > err_limit) continue;
+    if (r.verdict != Verdict::Passed || r.screened_out || r.check.err_ratio > err_limit) continue;
     if (r.time.median_us > best * (1.0 + tie_tolerance)) continue;
     if (!win || rank(r) < rank(results[*win])) win = i;
   }

@@ -49,6 +49,7 @@ struct CandidateResult {
   Verdict verdict = Verdict::Skipped;
   std::string reason;
   bool unknown_instance = false;  // the job named an instance this backend does not have
+  bool screened_out = false;      // timed only by the brief screen (never fully timed or checked): never a winner
   Measurement time;          // valid when verdict == Passed
   CheckResult check;         // valid when verified (before timing, and of the timed launches)
   bool retimed = false;
