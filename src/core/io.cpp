@@ -158,8 +158,8 @@ InputStream::InputStream(const std::string& path) : name_(path == "-" ? "<stdin>
   if (path == "-") {
     fd = ::dup(STDIN_FILENO);
   } else {
-    // O_NONBLOCK so that opening a FIFO with no writer cannot hang here; cleared below.
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    // A FIFO blocks here until its writer opens it, as for any reader of a named pipe.
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   }
   if (fd < 0)
     throw Error(fmt::format("cannot open {}: {}", name_, std::strerror(errno)),
@@ -177,10 +177,6 @@ InputStream::InputStream(const std::string& path) : name_(path == "-" ? "<stdin>
     ::close(fd);
     throw Error(fmt::format("{}: is {}, not a file", name_, kind_of(st.st_mode)),
                 "pass a regular file, a pipe or '-' with a file on standard input");
-  }
-  if (path != "-") {
-    int flags = ::fcntl(fd, F_GETFL);
-    if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   }
   gzFile gz = ::gzdopen(fd, "rb");
   if (!gz) {

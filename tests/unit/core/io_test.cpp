@@ -130,8 +130,9 @@ TEST(WriteFileAtomic, NeverFollowsASymlinkPlantedAtAPredictableTemporaryName) {
   // Every name an older cktune (or a guess) would use: OUT.tmp.PID and variants around our pid.
   std::vector<std::string> planted;
   for (int delta = -2; delta <= 2; ++delta) {
-    for (std::string pattern : {"{}.tmp.{}", ".{}.tmp.{}", "{}.{}.tmp"}) {
-      std::string name = fmt::format(fmt::runtime(pattern), out, ::getpid() + delta);
+    const int pid = ::getpid() + delta;
+    for (std::string name : {fmt::format("{}.tmp.{}", out, pid), d / fmt::format(".out.csv.tmp.{}", pid),
+                             fmt::format("{}.{}.tmp", out, pid)}) {
       fs::create_symlink(victim, name);
       planted.push_back(name);
     }
