@@ -14,6 +14,21 @@ cmake -S "$root" -B "$build" -G Ninja -DCKTUNE_GPU=off -DCMAKE_BUILD_TYPE=Releas
 cmake --build "$build" -j "$jobs"
 echo "run_tests: CPU build in $(( $(date +%s) - t0 )) s"
 ctest --test-dir "$build" --output-on-failure -j "$jobs" --timeout 900
+# Sanitizer stage: the CPU build again with ASan + UBSan (CKTUNE_SANITIZE), unit and CLI tests only.
+# -O1 -g1 keeps compile time and stack traces reasonable; asserts stay on. SANITIZE=0 skips the stage.
+if [ "${SANITIZE:-1}" != 0 ]; then
+  t2=$(date +%s)
+  san=${SAN_BUILD_DIR:-$root/build-ci-san}
+  cmake -S "$root" -B "$san" -G Ninja -DCKTUNE_GPU=off -DCKTUNE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" >/dev/null
+  cmake --build "$san" -j "$jobs"
+  echo "run_tests: sanitizer build in $(( $(date +%s) - t2 )) s"
+  t3=$(date +%s)
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    ctest --test-dir "$san" -L 'unit|cli' --output-on-failure -j "$jobs" --timeout 1800
+  echo "run_tests: sanitizer tests in $(( $(date +%s) - t3 )) s"
+fi
 if [ -x "${CUDACXX:-/usr/local/cuda/bin/nvcc}" ]; then
   t1=$(date +%s)
   JOBS=$jobs "$root/.ci/build_cuda.sh" "${CUDA_BUILD_DIR:-$root/build-ci-cuda}"

@@ -234,6 +234,12 @@ CaptureReport run_capture(const CaptureOptions& o) {
     add_model(*report.model, o, rows);
   }
 
+  // Every file to be written is checked before the first is: a refused one (a FIFO or device at that
+  // name) must not leave the folder with some families updated and others not.
+  if (!o.dry_run)
+    for (Family f : kAllFamilies)
+      if (!rows[static_cast<size_t>(f)].keys.empty())
+        check_output_path((fs::path(o.out_dir) / spec(f).untuned_file).string());
   for (Family f : kAllFamilies) {
     auto& r = rows[static_cast<size_t>(f)];
     if (r.keys.empty()) continue;
@@ -285,7 +291,9 @@ nlohmann::json report_json(const CaptureReport& report) {
                   {"tuned_moe", ig.tuned_moe},
                   {"unknown_file", ig.unknown_file},
                   {"malformed", ig.malformed},
-                  {"truncated", ig.truncated}};
+                  {"truncated", ig.truncated},
+                  {"long_lines", ig.long_lines},
+                  {"bad_cu_num", ig.bad_cu_num}};
   j["unknown_files"] = report.observed.unknown_files;
   if (report.model) {
     const ModelPlan& m = *report.model;
@@ -310,9 +318,10 @@ std::string report_text(const CaptureReport& report) {
   if (!report.inputs.empty())
     out += fmt::format(
         "read {} input(s), {} bytes: {} shape lines counted; not counted: {} tuned GEMM, {} tuned MoE, "
-        "{} unknown file, {} malformed, {} truncated\n",
+        "{} unknown file, {} malformed, {} truncated{}{}\n",
         report.inputs.size(), bytes, report.observed.records(), ig.found, ig.tuned_moe, ig.unknown_file,
-        ig.malformed, ig.truncated);
+        ig.malformed, ig.truncated, ig.long_lines ? fmt::format(", {} too long", ig.long_lines) : "",
+        ig.bad_cu_num ? fmt::format(", {} bad cu_num", ig.bad_cu_num) : "");
   if (report.model) {
     const ModelPlan& m = *report.model;
     out += fmt::format("\nmodel {} at tp {} on {} ({}):\n", m.model, m.tp, m.arch, m.source);

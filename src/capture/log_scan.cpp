@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "cktune/core/error.hpp"
+#include "cktune/core/io.hpp"
 
 namespace cktune::capture {
 
@@ -325,13 +326,15 @@ void LogScanner::scan_gemm(std::string_view text, bool terminated) {
     if (c.eat(", q_dtype_w:")) q_dtype_w = trim(c.until(','));
     if (c.eat(", found")) {
       ++obs_.ignored.found;
-      p = rec_end;
-      continue;
+      continue;  // from just after the marker: another record may follow on the same line
     }
     if (!c.eat(", not found tuned config in ")) { bad(); continue; }
     std::string_view file = trim(c.until(','));
     if (!c.eat(", will use default config")) { bad(); continue; }
-    p = rec_end;
+    // Two messages glued on one line (interleaved writes from several ranks): the next one starts after
+    // this record, not after the line.
+    c.eat("!");
+    p = c.p;
 
     std::optional<Family> family;
     if (file == kBatchedFile)
@@ -387,7 +390,7 @@ void LogScanner::scan_moe(std::string_view text, bool terminated) {
     std::string_view mode(p, static_cast<size_t>(open - p));
     if (!mode.ends_with(" default for ")) {
       ++obs_.ignored.tuned_moe;
-      p = rec_end;
+      p = open + 1;  // a record glued after this one on the same line is still found
       continue;
     }
     Cursor c{open + 1, rec_end};
@@ -416,6 +419,12 @@ void LogScanner::scan_moe(std::string_view text, bool terminated) {
     for (size_t i = 0; i < 4; ++i) ints = ints && parse_int(el[first + 2 + i], dims[i]) && dims[i] > 0;
     if (!ints || token <= 0 || !g1u1 || !doweight) {
       malformed("[fused_moe] (bad number or flag)", record);
+      continue;
+    }
+    if (cu_num <= 0) {
+      // A compute-unit count is positive; a row keyed by cu_num -1 would never match a device.
+      if (obs_.ignored.bad_cu_num++ == 0)
+        warn_once(fmt::format("ignored [fused_moe] record(s) with a cu_num <= 0 (the first: {})", snippet(record)));
       continue;
     }
     key_.clear();
@@ -491,63 +500,74 @@ Observations scan_text(std::string_view text, ScanOptions options) {
   return scanner.take();
 }
 
-std::uint64_t scan_input(const std::string& path, LogScanner& scanner) {
-  // zlib reads plain files transparently, so one streaming path serves files, .gz files and stdin.
-  int fd = -1;
-  if (path == "-") {
-    fd = ::dup(STDIN_FILENO);
-  } else {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw Error(fmt::format("{}: is a folder, not a log file", path));
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  }
-  if (fd < 0)
-    throw Error(fmt::format("cannot open log {}: {}", path, std::strerror(errno)),
-                "check the path; use - to read standard input");
-  gzFile gz = ::gzdopen(fd, "rb");
-  if (!gz) {
-    ::close(fd);
-    throw Error(fmt::format("cannot read log {}: out of memory", path));
-  }
-  ::gzbuffer(gz, 1u << 20);
-  const std::string name = path == "-" ? "<stdin>" : path;
+std::uint64_t scan_input(const std::string& path, LogScanner& scanner, const ScanInputOptions& options) {
+  // InputStream reads plain files, .gz files and stdin alike, and fails on a .gz cut short.
+  InputStream in(path);
+  const std::string& name = in.name();
+  const size_t max_line = static_cast<size_t>(options.max_line_bytes ? options.max_line_bytes : default_max_line_bytes());
 
-  // Read in large chunks; scan up to the last line break and carry the rest to the next chunk.
-  constexpr size_t kChunk = size_t{8} << 20;
-  std::string buf(kChunk, '\0');
+  // Read in large chunks; scan up to the last line break and carry the rest to the next chunk. Memory stays
+  // at one chunk: a line longer than max_line is skipped (counted, warned once), never accumulated.
+  const size_t chunk = std::max(size_t{8} << 20, 2 * max_line + 1);
+  std::string buf(chunk, '\0');
   size_t have = 0;
-  std::uint64_t total = 0;
-  for (;;) {
-    if (have == buf.size()) buf.resize(buf.size() * 2);  // one line longer than the buffer
-    const size_t want = std::min(buf.size() - have, static_cast<size_t>(INT_MAX / 2));
-    int n = ::gzread(gz, buf.data() + have, static_cast<unsigned>(want));
-    if (n < 0) {
-      int errnum = 0;
-      const char* msg = ::gzerror(gz, &errnum);
-      if (errnum == Z_BUF_ERROR) {  // truncated .gz (copied while written): keep what was decoded
-        scanner.warn_once(fmt::format("{}: compressed data ends early; read what was there", name));
-        break;
+  bool skipping = false;  // inside a line already found too long: drop bytes up to its line break
+  std::uint64_t long_lines = 0;
+  auto note_long_line = [&] {
+    ++long_lines;
+    scanner.skip_long_line();
+  };
+  // Scan [text, text + n) (whole lines), leaving out every line longer than max_line. Finding them costs one
+  // memrchr per max_line bytes: a window of max_line + 1 bytes with no line break holds a long line.
+  auto scan_bounded = [&](const char* text, size_t n) {
+    size_t seg = 0, pos = 0;  // seg: start of the not yet scanned run of short lines; pos: a line start
+    while (n - pos > max_line) {
+      const void* nl = ::memrchr(text + pos, '\n', max_line + 1);
+      if (nl) {
+        pos = static_cast<size_t>(static_cast<const char*>(nl) - text) + 1;
+        continue;
       }
-      std::string what = msg ? msg : "read error";
-      ::gzclose(gz);
-      throw Error(fmt::format("cannot read log {}: {}", name, what));
+      if (pos > seg) scanner.scan(std::string_view(text + seg, pos - seg), true);
+      const void* end = std::memchr(text + pos, '\n', n - pos);
+      pos = end ? static_cast<size_t>(static_cast<const char*>(end) - text) + 1 : n;
+      seg = pos;
+      note_long_line();
     }
+    if (n > seg) scanner.scan(std::string_view(text + seg, n - seg), true);
+  };
+  for (;;) {
+    const size_t n = in.read(buf.data() + have, buf.size() - have);
     if (n == 0) break;
-    total += static_cast<std::uint64_t>(n);
-    const size_t filled = have + static_cast<size_t>(n);
-    const void* last_nl = ::memrchr(buf.data(), '\n', filled);
-    if (!last_nl) {
-      have = filled;
-      continue;
+    size_t filled = have + n;
+    size_t begin = 0;
+    if (skipping) {
+      const void* nl = std::memchr(buf.data(), '\n', filled);
+      if (!nl) {
+        have = 0;
+        continue;
+      }
+      begin = static_cast<size_t>(static_cast<const char*>(nl) - buf.data()) + 1;
+      skipping = false;
     }
-    const size_t cut = static_cast<size_t>(static_cast<const char*>(last_nl) - buf.data()) + 1;
-    scanner.scan(std::string_view(buf.data(), cut), true);
-    std::memmove(buf.data(), buf.data() + cut, filled - cut);
-    have = filled - cut;
+    const void* last_nl = ::memrchr(buf.data() + begin, '\n', filled - begin);
+    size_t cut = last_nl ? static_cast<size_t>(static_cast<const char*>(last_nl) - buf.data()) + 1 : begin;
+    if (cut > begin) scan_bounded(buf.data() + begin, cut - begin);
+    size_t rest = filled - cut;
+    if (rest > max_line) {
+      // The unfinished last line is already too long: drop it and what follows of it.
+      note_long_line();
+      skipping = true;
+      rest = 0;
+    }
+    std::memmove(buf.data(), buf.data() + cut, rest);
+    have = rest;
   }
-  ::gzclose(gz);
   if (have > 0) scanner.scan(std::string_view(buf.data(), have), false);
-  return total;
+  if (long_lines > 0)
+    scanner.warn_once(fmt::format("{}: {} line(s) longer than {} bytes were skipped (set CKTUNE_MAX_LINE_BYTES to "
+                                  "read longer lines)",
+                                  name, long_lines, max_line));
+  return in.bytes_read();
 }
 
 }  // namespace cktune::capture

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cktune/core/error.hpp"
+#include "cktune/formats/table.hpp"
 
 namespace cktune::capture {
 
@@ -91,6 +92,7 @@ CsvTable build_untuned_table(Family f, const UntunedRows& rows) {
   CsvTable table;
   table.source = std::string(s.untuned_file);
   for (auto col : s.untuned) table.header.emplace_back(col);
+  validate_key_cells(table, f);  // the shapes --append keeps must be as valid as the ones it adds
   const size_t size_col = static_cast<size_t>(
       std::find(s.untuned.begin(), s.untuned.end(), s.size_column) - s.untuned.begin());
 
@@ -137,6 +139,7 @@ UntunedRows rows_from_table(Family f, const CsvTable& table) {
                                  s.name, fmt::join(want, ",")),
                      "--append merges only into a file of the same family; write to another folder with -o");
   }
+  validate_key_cells(table, f);  // the shapes --append keeps must be as valid as the ones it adds
   const size_t size_col = static_cast<size_t>(
       std::find(s.untuned.begin(), s.untuned.end(), s.size_column) - s.untuned.begin());
   UntunedRows rows;

@@ -1,6 +1,7 @@
 // cktune merge IN.csv [IN2.csv ...] -o OUT.csv   |   cktune merge --check IN.csv ...
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 
 #include "cktune/core/error.hpp"
 #include "cktune/core/io.hpp"
+#include "cktune/core/lock.hpp"
 #include "cktune/core/log.hpp"
 #include "cktune/formats/csv.hpp"
 #include "cktune/formats/table.hpp"
@@ -26,6 +28,7 @@ struct MergeCliOptions {
   bool json = false;
   bool strict = false;
   bool keep_order = false;
+  bool drop_invalid = false;
   double max_err_ratio = 0.05;
   double max_moe_err_pct = 10.0;
   std::string family;
@@ -42,10 +45,12 @@ void validate(const MergeCliOptions& o) {
   if (!o.check && o.output.empty()) throw Error("merge needs -o OUT.csv (or --check to only validate the inputs)");
   if (o.json && o.output == "-") throw Error("--json and -o - both want stdout", "write the table to a file");
   if (o.max_err_ratio < 0 || o.max_moe_err_pct < 0) throw Error("error limits must be >= 0");
+  if (o.check && o.drop_invalid) throw Error("--drop-invalid applies to a merge; --check only reports");
   for (const auto& in : o.inputs)
     if (!o.output.empty() && o.output != "-" && same_file(in, o.output))
       throw Error(fmt::format("-o {} is also an input; merge never modifies its inputs", o.output),
                   "write to a new file and rename it yourself");
+  if (!o.output.empty()) check_output_path(o.output);  // fail before reading anything
 }
 
 std::vector<Table> load(const MergeCliOptions& o) {
@@ -75,7 +80,11 @@ void run_merge(const MergeCliOptions& o) {
   options.max_moe_err = o.max_moe_err_pct / 100.0;
   options.strict = o.strict;
   options.keep_order = o.keep_order;
+  options.drop_invalid = o.drop_invalid;
   if (!o.family.empty()) options.family = family_from_name(o.family);
+  // One writer per output, for the whole run: a second merge (or tune) onto the same -o fails at once.
+  std::optional<OutputLock> lock;
+  if (!o.check && o.output != "-") lock.emplace(o.output);
   std::vector<Table> tables = load(o);
 
   if (o.check) {
@@ -119,6 +128,8 @@ void register_merge(CLI::App& app) {
   cmd->add_flag("--json", opts->json, "Print the report as JSON on stdout");
   cmd->add_flag("--strict", opts->strict, "With --check, warnings (unreachable rows, mixed devices...) fail too");
   cmd->add_flag("--keep-order", opts->keep_order, "Keep input row order instead of AITER's GEMM sort");
+  cmd->add_flag("--drop-invalid", opts->drop_invalid,
+                "Leave out rows whose us is not a finite time > 0 (without it such rows make the merge fail)");
   cmd->add_option("--max-err-ratio", opts->max_err_ratio, "GEMM errRatio limit for --check")->capture_default_str();
   cmd->add_option("--max-moe-err", opts->max_moe_err_pct, "MoE err1/err2 limit in percent for --check")
       ->capture_default_str();

@@ -33,7 +33,8 @@ void check_text(std::string_view text, const std::string& source) {
   size_t line_start = 0;
   for (size_t i = 0; i < text.size();) {
     auto b = static_cast<unsigned char>(text[i]);
-    if (b == '\n') {
+    // '\n', "\r\n" and a lone '\r' (old Mac files) each end a line, as in parse_csv.
+    if (b == '\n' || (b == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
       ++line;
       line_start = ++i;
       continue;
@@ -107,12 +108,14 @@ CsvTable parse_csv(std::string_view text, const std::string& source, const CsvOp
   bool have_header = false;
   std::uint64_t last_line = 0;
   while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
+    // Lines end at '\n', "\r\n" or a lone '\r': a file saved with old Mac line endings is a table of
+    // many lines (as pandas reads it), not one long header.
+    size_t nl = text.find_first_of("\r\n", pos);
     size_t end = nl == std::string_view::npos ? text.size() : nl;
     Line line{text.substr(pos, end - pos), ++number};
-    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (nl == std::string_view::npos) pos = text.size();
+    else pos = text[nl] == '\r' && nl + 1 < text.size() && text[nl + 1] == '\n' ? nl + 2 : nl + 1;
     last_line = number;
-    if (!line.text.empty() && line.text.back() == '\r') line.text.remove_suffix(1);
     // Blank lines occur in hand-edited AITER files; pandas skips them, so do we.
     if (line.text.find_first_not_of(" \t\r") == std::string_view::npos) continue;
 
@@ -170,7 +173,9 @@ CsvTable parse_csv(std::string_view text, const std::string& source, const CsvOp
 }
 
 CsvTable read_csv(const std::string& path, const CsvOptions& options) {
-  return parse_csv(read_input(path), path == "-" ? "<stdin>" : path, options);
+  ReadOptions limits;
+  limits.max_line_bytes = options.max_line_bytes ? options.max_line_bytes : default_max_line_bytes();
+  return parse_csv(read_input(path, limits), path == "-" ? "<stdin>" : path, options);
 }
 
 std::string render_csv(const CsvTable& table) {

@@ -166,6 +166,78 @@ std::optional<std::string> canonical_key_cell(KeyCellType type, std::string_view
   return std::nullopt;
 }
 
+namespace {
+
+bool ident_chars(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+// What a key cell of `column` must look like; "" when `cell` is fine.
+std::string key_cell_problem(std::string_view column, std::string_view cell) {
+  auto prefixed = [&](std::string_view prefix) {
+    return cell.starts_with(prefix) && ident_chars(cell.substr(prefix.size()));
+  };
+  if (column == "gfx") {
+    std::string_view id = cell.substr(0, cell.find(':'));
+    // AMD archs (gfx942), NVIDIA ones (sm_90) and the CPU backend's "cpu" are all written here.
+    return ident_chars(id) ? "" : "an arch name such as gfx942 or gfx950";
+  }
+  if (column == "cu_num") {
+    auto v = parse_uint_cell(cell);
+    return v && *v >= 1 && *v <= kMaxCuNum ? "" : fmt::format("a compute-unit count in 1..{}, e.g. 304 or 256", kMaxCuNum);
+  }
+  switch (key_cell_type(column)) {
+    case KeyCellType::Integer: {
+      auto v = parse_uint_cell(cell);
+      return v && *v >= 1 && *v <= kMaxKeySize ? "" : fmt::format("a whole number in 1..{} such as 4096", kMaxKeySize);
+    }
+    case KeyCellType::Boolean:
+      return canonical_key_cell(KeyCellType::Boolean, cell) ? "" : "1/0 or True/False";
+    case KeyCellType::Text:
+      break;
+  }
+  if (column == "dtype" || column == "q_dtype_a" || column == "q_dtype_w")
+    return prefixed("torch.") ? "" : "a torch dtype such as torch.bfloat16 or torch.float8_e4m3fnuz";
+  if (column == "act_type") return prefixed("ActivationType.") ? "" : "an activation such as ActivationType.Silu";
+  if (column == "q_type") return prefixed("QuantType.") ? "" : "a quantisation such as QuantType.per_1x128";
+  return cell.empty() ? "a non-empty value" : "";
+}
+
+}  // namespace
+
+void validate_key_cells(const CsvTable& csv, Family family) {
+  struct Checked {
+    std::string_view name;
+    size_t index;
+  };
+  std::vector<Checked> columns;
+  auto add = [&](std::string_view name, bool required) {
+    if (auto col = csv.column(name)) {
+      columns.push_back({name, *col});
+    } else if (required) {
+      throw InputError(csv.source, csv.header_line, 0,
+                       fmt::format("no column {}: the key of family {} needs it", name, family_name(family)),
+                       fmt::format("the header must hold {}", fmt::join(key_columns(family), ",")));
+    }
+  };
+  add("gfx", false);
+  add("cu_num", false);
+  for (auto name : key_columns(family)) add(name, true);
+  for (size_t r = 0; r < csv.rows.size(); ++r) {
+    for (const auto& [name, index] : columns) {
+      const std::string& cell = csv.rows[r][index];
+      std::string want = key_cell_problem(name, cell);
+      if (want.empty()) continue;
+      throw InputError(csv.source, csv.line_of(r), csv.column_of(r, index),
+                       fmt::format("key column {} has {}", name,
+                                   cell.empty() ? std::string("an empty cell") : fmt::format("the value '{}'", cell)),
+                       fmt::format("write {} in column {}, or remove the row", want, name));
+    }
+  }
+}
+
 std::string TableKey::text() const {
   std::string out;
   if (!gfx.empty()) out += gfx + ",";
@@ -200,6 +272,7 @@ Table make_table(CsvTable csv, std::optional<Family> override_family) {
   std::optional<size_t> gfx_col = c.column("gfx");
   std::optional<size_t> cu_col = c.column("cu_num");
   t.gfx_inferred = !gfx_col && cu_col;
+  validate_key_cells(c, *key_family);
   t.keys.reserve(c.rows.size());
   for (size_t r = 0; r < c.rows.size(); ++r) {
     const auto& row = c.rows[r];

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -168,13 +170,17 @@ struct RowRef {
 };
 using KeyGroups = std::map<std::pair<std::string, TableKey>, std::vector<RowRef>>;
 
-KeyGroups group_keys(const std::vector<Table>& inputs) {
+// `skip[i][r]`: row r of input i takes no part (merge --drop-invalid); empty = none skipped.
+KeyGroups group_keys(const std::vector<Table>& inputs, const std::vector<std::vector<bool>>& skip = {}) {
   KeyGroups groups;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Table& t = inputs[i];
     if (!t.has_keys()) continue;
     std::string fam = t.layout.family_text();
-    for (size_t r = 0; r < t.keys.size(); ++r) groups[{fam, t.keys[r]}].push_back({i, r});
+    for (size_t r = 0; r < t.keys.size(); ++r) {
+      if (i < skip.size() && r < skip[i].size() && skip[i][r]) continue;
+      groups[{fam, t.keys[r]}].push_back({i, r});
+    }
   }
   return groups;
 }
@@ -257,6 +263,7 @@ MergeReport start_report(const std::vector<Table>& inputs, const MergeOptions& o
 
 // The output header: the inputs' own header when they agree on the set of columns (first input's order),
 // else the family's current schema followed by any extra columns in first-seen order.
+// Linear in the number of columns: a header of 100k columns must not take minutes.
 std::vector<std::string> output_header(const std::vector<Table>& inputs, Family f, TableKind kind) {
   const auto& first = inputs.front().csv.header;
   std::set<std::string> first_set(first.begin(), first.end());
@@ -266,10 +273,20 @@ std::vector<std::string> output_header(const std::vector<Table>& inputs, Family 
   if (same) return first;
   auto schema = kind == TableKind::Tuned ? spec(f).tuned : spec(f).untuned;
   std::vector<std::string> header(schema.begin(), schema.end());
+  std::unordered_set<std::string> have(header.begin(), header.end());
   for (const auto& t : inputs)
     for (const auto& h : t.csv.header)
-      if (std::find(header.begin(), header.end(), h) == header.end()) header.push_back(h);
+      if (have.insert(h).second) header.push_back(h);
   return header;
+}
+
+// Column name -> index of one input, built once: looking each output column up by a linear search made
+// every output row cost columns² (a 100k-column header took 451 s).
+std::unordered_map<std::string_view, size_t> column_index(const CsvTable& c) {
+  std::unordered_map<std::string_view, size_t> index;
+  index.reserve(c.header.size());
+  for (size_t i = 0; i < c.header.size(); ++i) index.emplace(c.header[i], i);
+  return index;
 }
 
 // A cell for a column the input lacks: gfx from the (inferred) key, AITER's default 0 for the MoE flags
@@ -362,8 +379,51 @@ MergeResult merge_tables(const std::vector<Table>& inputs, const MergeOptions& o
 
   MergeResult result;
   result.report = start_report(inputs, options);
-  KeyGroups groups = group_keys(inputs);
-  auto winners = resolve(inputs, groups, result.report);
+  MergeReport& report = result.report;
+  // The error limits are --check's verdict; a merge copies such rows (AITER's own tables have them).
+  for (auto& f : report.findings)
+    if (f.kind == FindingKind::ErrTooHigh) f.severity = Severity::Warning;
+
+  // A row with an unusable us would be written (or silently lose a collision): refuse, or drop on request.
+  std::vector<std::vector<bool>> skip(inputs.size());
+  std::vector<std::string> invalid;
+  const Finding* first_invalid = nullptr;
+  for (auto& f : report.findings) {
+    if (f.kind != FindingKind::InvalidUs) continue;
+    if (!first_invalid) first_invalid = &f;
+    invalid.push_back(fmt::format("{}:{}", f.file, f.line));
+  }
+  if (!invalid.empty() && !options.drop_invalid) {
+    constexpr size_t kListed = 20;
+    std::string listed = fmt::format("{}", fmt::join(invalid.begin(), invalid.begin() + static_cast<std::ptrdiff_t>(
+                                                                          std::min(invalid.size(), kListed)),
+                                                     ", "));
+    if (invalid.size() > kListed) listed += fmt::format(" and {} more", invalid.size() - kListed);
+    throw InputError(first_invalid->file, first_invalid->line, first_invalid->column,
+                     fmt::format("{}; {} row(s) in all have a us that is not a finite time > 0: {}",
+                                 first_invalid->message, invalid.size(), listed),
+                     "re-tune those shapes or delete the rows, or pass --drop-invalid to leave them out of the output");
+  }
+  if (!invalid.empty()) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Table& t = inputs[i];
+      auto us = t.csv.column("us");
+      skip[i].assign(t.csv.rows.size(), false);
+      if (!us) continue;
+      for (size_t r = 0; r < t.csv.rows.size(); ++r)
+        if (!usable_us(t.csv.rows[r][*us])) {
+          skip[i][r] = true;
+          ++report.rows_dropped;
+        }
+    }
+    for (auto& f : report.findings)
+      if (f.kind == FindingKind::InvalidUs) {
+        f.severity = Severity::Warning;
+        f.message += " (dropped: --drop-invalid)";
+      }
+  }
+  KeyGroups groups = group_keys(inputs, skip);
+  auto winners = resolve(inputs, groups, report);
 
   // Order: AITER's sort for GEMM tables, else (MoE, --keep-order) the order in which keys first appear.
   std::vector<std::pair<std::string, TableKey>> order;
@@ -379,14 +439,25 @@ MergeResult merge_tables(const std::vector<Table>& inputs, const MergeOptions& o
   CsvTable& out = result.table;
   out.header = output_header(inputs, family, kind);
   out.rows.reserve(order.size());
+  // Per input: the source column of every output column (npos: the input lacks it).
+  constexpr size_t kAbsent = static_cast<size_t>(-1);
+  std::vector<std::vector<size_t>> source_col(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto index = column_index(inputs[i].csv);
+    source_col[i].reserve(out.header.size());
+    for (const auto& col : out.header) {
+      auto it = index.find(col);
+      source_col[i].push_back(it == index.end() ? kAbsent : it->second);
+    }
+  }
   for (const auto& key : order) {
     RowRef ref = winners.at(key);
     const Table& t = inputs[ref.table];
     std::vector<std::string> row;
     row.reserve(out.header.size());
-    for (const auto& col : out.header) {
-      auto idx = t.csv.column(col);
-      row.push_back(idx ? t.csv.rows[ref.row][*idx] : fill_cell(t, ref.row, col));
+    for (size_t o = 0; o < out.header.size(); ++o) {
+      size_t idx = source_col[ref.table][o];
+      row.push_back(idx != kAbsent ? t.csv.rows[ref.row][idx] : fill_cell(t, ref.row, out.header[o]));
     }
     out.rows.push_back(std::move(row));
     out.row_lines.push_back(0);

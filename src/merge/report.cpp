@@ -30,6 +30,7 @@ nlohmann::json report_json(const MergeReport& report, bool check, bool strict) {
   j["output"] = report.output.empty() ? json(nullptr) : json(report.output);
   j["rows_in"] = report.rows_in;
   j["rows_out"] = report.rows_out;
+  if (!check) j["rows_dropped"] = report.rows_dropped;
   j["inputs"] = json::array();
   for (const auto& in : report.inputs)
     j["inputs"].push_back({{"file", in.file},

@@ -21,7 +21,7 @@ expect_error() {
   [ "$rc" -eq 1 ] || fail "$name: exit $rc, want 1"
   grep -qF "cktune: error: $place" "$T/err_$name" || fail "$name: stderr lacks '$place': $(cat "$T/err_$name")"
   [ ! -e "$out" ] || fail "$name: output file was created"
-  if ls "$T" | grep -q '\.tmp\.'; then fail "$name: temporary file left behind"; fi
+  if ls -A "$T" | grep -q '\.tmp'; then fail "$name: temporary file left behind"; fi
   # --check on bad input fails too (exit 1: the input cannot be read at all).
   "$BIN" merge --check "$file" >/dev/null 2>&1
   [ $? -eq 1 ] || fail "$name: --check did not exit 1"
@@ -72,7 +72,7 @@ gfx942,304,1,128,256,ck,1,0,4.5,fast,1.0,2.0,0.0
 gfx942,304,2,128,256,ck,1,0,3.0,k2,1.0,2.0,0.0"
 [ "$(cat "$T/merged.csv")" = "$expected" ] || fail "merged table: $(cat "$T/merged.csv")"
 [ "$(cat "$A" "$B" | sha256sum)" = "$before" ] || fail "inputs were modified"
-if ls "$T" | grep -q '\.tmp\.'; then fail "temporary file left behind after merge"; fi
+if ls -A "$T" | grep -q '\.tmp'; then fail "temporary file left behind after merge"; fi
 
 # -o naming an input is refused.
 "$BIN" merge "$A" "$B" -o "$A" >/dev/null 2>&1

@@ -70,6 +70,8 @@ struct IgnoredCounts {
   std::uint64_t unknown_file = 0;  // "not found tuned config in X" where X names no known family
   std::uint64_t malformed = 0;     // marker found but the fields do not parse
   std::uint64_t truncated = 0;     // record cut off by the end of the input
+  std::uint64_t long_lines = 0;    // lines longer than the line limit, skipped unread (scan_input)
+  std::uint64_t bad_cu_num = 0;    // [fused_moe] records with a cu_num <= 0, ignored with a warning
 };
 
 struct Observations {
@@ -103,6 +105,9 @@ class LogScanner {
   // Record a warning for the summary, once per distinct text.
   void warn_once(std::string message);
 
+  // Count a line that scan_input left out for being longer than its limit.
+  void skip_long_line() { ++obs_.ignored.long_lines; }
+
  private:
   void scan_block(std::string_view text, bool terminated);
   void scan_gemm(std::string_view text, bool terminated);
@@ -122,8 +127,16 @@ class LogScanner {
 // Convenience: scan a whole text (its last line may be unterminated).
 Observations scan_text(std::string_view text, ScanOptions options = {});
 
-// Stream one input ("-" = stdin, gzip detected by magic) through `scanner` in chunks.
+struct ScanInputOptions {
+  // Lines longer than this are skipped, counted in IgnoredCounts::long_lines and warned about once per
+  // input, so that memory stays bounded whatever the input holds (a .gz of one 1 GB line takes one 8 MiB
+  // buffer). 0: default_max_line_bytes() (1 MiB, or CKTUNE_MAX_LINE_BYTES).
+  std::uint64_t max_line_bytes = 0;
+};
+
+// Stream one input ("-" = stdin, gzip detected by magic) through `scanner` in chunks (core/io InputStream:
+// devices refused, a .gz cut short is an error naming the file and byte offset).
 // Returns the number of bytes read (after decompression). Throws cktune::Error if it cannot be read.
-std::uint64_t scan_input(const std::string& path, LogScanner& scanner);
+std::uint64_t scan_input(const std::string& path, LogScanner& scanner, const ScanInputOptions& options = {});
 
 }  // namespace cktune::capture

@@ -37,16 +37,19 @@ struct CsvOptions {
   // tables have rows that lack a trailing `_tag` cell; the typed layer (table.hpp) decides how many
   // cells a row needs (its key columns and `us`).
   size_t min_row_cells = static_cast<size_t>(-1);
+  // read_csv: longest line accepted (bounds the memory a hostile file can take); 0 = default_max_line_bytes()
+  // (1 MiB unless CKTUNE_MAX_LINE_BYTES says otherwise). Longer lines are an InputError naming file:line.
+  std::uint64_t max_line_bytes = 0;
 };
 
 // Parse CSV text. Throws InputError naming source, line and column on malformed input
 // (empty file, binary data, duplicated header names, a row with fewer or more cells than the header).
-// Normalisations (docs/formats.md): a UTF-8 byte-order mark is dropped, CRLF is read as LF, blank lines
+// Normalisations (docs/formats.md): a UTF-8 byte-order mark is dropped, CRLF and a lone CR are read as LF, blank lines
 // are skipped, spaces and tabs around every cell are stripped. Quoted cells are rejected: AITER never
 // writes them and a comma inside a cell would break AITER's own reader.
 CsvTable parse_csv(std::string_view text, const std::string& source, const CsvOptions& options = {});
 
-// read_input + parse_csv.
+// read_input (with the line limit of `options`) + parse_csv.
 CsvTable read_csv(const std::string& path, const CsvOptions& options = {});
 
 // Exact rendering: header and rows joined by ',', each line ending in '\n'.

@@ -80,4 +80,22 @@ std::optional<std::string> canonical_key_cell(KeyCellType type, std::string_view
 // A positive or zero integer cell; nullopt when the cell is not one.
 std::optional<std::int64_t> parse_uint_cell(std::string_view cell);
 
+// Largest value of a size key cell (M, N, K, B, token, model_dim, inter_dim, expert, topk): the kernels
+// index with 32-bit integers. cu_num must lie in 1..kMaxCuNum.
+inline constexpr std::int64_t kMaxKeySize = 2147483647;
+inline constexpr std::int64_t kMaxCuNum = 65535;
+
+// The one check of key cells against `family`'s ranges, for every reader of tables and shape lists
+// (merge, merge --check, make_table/read_table, capture --append, tune's problem loading). For every row:
+//  - sizes (M, N, K, B, token, model_dim, inter_dim, expert, topk): whole numbers in 1..kMaxKeySize;
+//  - booleans (use_g1u1, doweight_stage1): 1/0, True/False, true/false, TRUE/FALSE;
+//  - dtype cells (dtype, q_dtype_a, q_dtype_w): canonical `torch.<name>`; act_type `ActivationType.<Name>`;
+//    q_type `QuantType.<name>` (names of letters, digits and '_');
+//  - when the header has them: gfx a non-empty arch name of letters, digits and '_' (gfx942, sm_90, cpu; a
+//    `:feature` suffix allowed), cu_num a whole number in 1..kMaxCuNum.
+// Throws InputError at the first bad cell, naming csv.source, line and column, the value and what is
+// expected; a key column missing from the header is an InputError naming the header line. Linear in the
+// size of the table (columns are looked up once).
+void validate_key_cells(const CsvTable& csv, Family family);
+
 }  // namespace cktune

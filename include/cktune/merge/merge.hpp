@@ -22,6 +22,9 @@ struct MergeOptions {
   bool strict = false;               // --check: unreachable rows and warnings fail too
   bool keep_order = false;           // merge: keep input order instead of AITER's sort
   std::optional<Family> family;      // --family: for tables whose header and name leave it open
+  // merge: rows whose `us` is not a usable time (not a finite number > 0) are an error naming each
+  // FILE:LINE; with drop_invalid (--drop-invalid) they are left out and reported as warnings.
+  bool drop_invalid = false;
 };
 
 enum class FindingKind {
@@ -86,6 +89,7 @@ struct MergeReport {
   std::string output;                 // "" for --check
   size_t rows_in = 0;
   size_t rows_out = 0;
+  size_t rows_dropped = 0;            // merge --drop-invalid: rows left out for an unusable us
   std::vector<Collision> collisions;
   std::vector<Finding> findings;
   std::vector<DeviceCount> devices;
@@ -101,7 +105,9 @@ struct MergeResult {
 };
 
 // Merge tables of one family and kind. Throws Error when the inputs cannot be merged (unknown, ambiguous
-// or mixed families; tuned with untuned), naming every input and its family. Duplicate keys keep the row
+// or mixed families; tuned with untuned), naming every input and its family, and InputError when a row's
+// `us` is unusable (unless options.drop_invalid), naming every such FILE:LINE. errRatio/err1/err2 above
+// the --check limits are warnings in a merge (AITER's own tables carry such rows). Duplicate keys keep the row
 // with the lowest valid `us` (ties: the row seen first, i.e. the earlier input, then the earlier line);
 // every collision is in the report. Output columns and order: docs/cli/merge.md.
 MergeResult merge_tables(const std::vector<Table>& inputs, const MergeOptions& options);

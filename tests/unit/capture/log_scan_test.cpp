@@ -1,6 +1,8 @@
 #include "cktune/capture/log_scan.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -9,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cktune/core/error.hpp"
@@ -324,6 +327,120 @@ TEST(LogScan, SizeCountsGrowAndSort) {
 TEST(LogScan, MissingFileIsAnError) {
   LogScanner scanner;
   EXPECT_THROW(scan_input("/nonexistent/server.log", scanner), Error);
+}
+
+TEST(LogScan, TwoRecordsGluedOnOneLineBothCount) {
+  // Ranks writing to one stream can glue two messages on one physical line; the second was dropped.
+  const std::string other = "[aiter] shape is M:32, N:4096, K:7168, not found tuned config in "
+                            "/x/a8w8_blockscale_tuned_gemm.csv, will use default config!";
+  Observations obs = scan_text(kBlockscale + other + "\n" + kMoeNew + kMoeNew + "\n" +
+                               "[aiter] [fused_moe] using 2stage (kernelName1=a) " + kMoeNew + "\n");
+  EXPECT_EQ(count_of(obs, Family::A8W8Blockscale, "24576,1536", 16), 1u);
+  EXPECT_EQ(count_of(obs, Family::A8W8Blockscale, "4096,7168", 32), 1u);
+  EXPECT_EQ(count_of(obs, Family::Moe2Stages, kMoeKey, 16), 3u);
+  EXPECT_EQ(obs.ignored.tuned_moe, 1u);
+  // A tuned hit glued before an untuned record.
+  Observations hit = scan_text("[aiter] shape is M:16, N:24576, K:1536, found padded_M in x, is tuned " + other + "\n");
+  EXPECT_EQ(hit.ignored.found, 1u);
+  EXPECT_EQ(count_of(hit, Family::A8W8Blockscale, "4096,7168", 32), 1u);
+}
+
+TEST(LogScan, NonPositiveCuNumIsIgnoredWithAWarning) {
+  std::string bad = kMoeNew;
+  bad.replace(bad.find("256, 16,"), 3, "-256");
+  Observations obs = scan_text(bad + "\n" + bad + "\n" + kMoeNew + "\n");
+  EXPECT_EQ(obs.ignored.bad_cu_num, 2u);
+  EXPECT_EQ(count_of(obs, Family::Moe2Stages, kMoeKey, 16), 1u);
+  ASSERT_EQ(obs.warnings.size(), 1u);
+  EXPECT_NE(obs.warnings[0].find("cu_num <= 0"), std::string::npos) << obs.warnings[0];
+}
+
+TEST(LogScan, TruncatedGzipIsAnErrorNamingTheOffset) {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += kBlockscale + "\n";
+  const std::string gz = temp_path("cut.log.gz");
+  {
+    gzFile out = gzopen(gz.c_str(), "wb");
+    ASSERT_NE(out, nullptr);
+    ASSERT_EQ(gzwrite(out, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+    gzclose(out);
+  }
+  std::string bytes = read_file(gz);
+  {
+    std::ofstream out(gz, std::ios::binary | std::ios::trunc);
+    out << bytes.substr(0, bytes.size() - 4);  // the length field of the trailer is missing
+  }
+  LogScanner scanner;
+  try {
+    scan_input(gz, scanner);
+    ADD_FAILURE() << "a .gz without its trailer was read as complete";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(gz), std::string::npos) << what;
+    EXPECT_NE(what.find(fmt::format("cut short at byte {}", bytes.size() - 4)), std::string::npos) << what;
+  }
+  fs::remove(gz);
+}
+
+TEST(LogScan, LinesOverTheLimitAreSkippedAndCounted) {
+  const std::string path = temp_path("long.log");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << kBlockscale << "\n" << std::string(5000, 'x') << kBlockscale << "\n" << kBlockscale << "\n"
+        << std::string(3000, 'y') << "\n" << std::string(2000, 'z') << kBlockscale;  // unterminated, too long
+  }
+  LogScanner scanner;
+  ScanInputOptions o;
+  o.max_line_bytes = 1000;
+  scan_input(path, scanner, o);
+  fs::remove(path);
+  const Observations& obs = scanner.observations();
+  EXPECT_EQ(count_of(obs, Family::A8W8Blockscale, "24576,1536", 16), 2u);
+  EXPECT_EQ(obs.ignored.long_lines, 3u);
+  ASSERT_FALSE(obs.warnings.empty());
+  EXPECT_NE(obs.warnings.back().find("3 line(s) longer than 1000 bytes"), std::string::npos) << obs.warnings.back();
+}
+
+TEST(LogScan, AGzipOfOneHugeLineTakesBoundedMemory) {
+  // 256 MiB of one line, as concatenated gzip members of 1 MiB each (a small file, made in no time). The old
+  // reader doubled its buffer until the whole line fitted.
+  const std::string gz = temp_path("huge_line.gz");
+  {
+    std::string block(size_t{1} << 20, 'a');
+    gzFile one = gzopen(gz.c_str(), "wb9");
+    ASSERT_NE(one, nullptr);
+    ASSERT_EQ(gzwrite(one, block.data(), static_cast<unsigned>(block.size())), static_cast<int>(block.size()));
+    gzclose(one);
+    std::string member = read_file(gz);
+    std::ofstream out(gz, std::ios::binary | std::ios::trunc);
+    for (int i = 0; i < 256; ++i) out << member;
+  }
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    struct rusage before {};
+    ::getrusage(RUSAGE_SELF, &before);
+    LogScanner scanner;
+    std::uint64_t bytes = 0;
+    try {
+      bytes = scan_input(gz, scanner);
+    } catch (...) {
+      ::_exit(101);
+    }
+    struct rusage after {};
+    ::getrusage(RUSAGE_SELF, &after);
+    if (bytes != (std::uint64_t{256} << 20)) ::_exit(102);
+    if (scanner.observations().ignored.long_lines != 1) ::_exit(103);
+    const long grew_mib = (after.ru_maxrss - before.ru_maxrss) / 1024;  // ru_maxrss is in KiB
+    ::_exit(static_cast<int>(std::min<long>(grew_mib, 99)));
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  fs::remove(gz);
+  ASSERT_TRUE(WIFEXITED(status));
+  const int code = WEXITSTATUS(status);
+  ASSERT_LT(code, 100) << "child failed with " << code;
+  EXPECT_LT(code, 64) << "peak memory grew by " << code << " MiB for a 256 MiB line";
 }
 
 }  // namespace

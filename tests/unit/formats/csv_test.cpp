@@ -8,6 +8,8 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include "cktune/core/error.hpp"
 #include "cktune/core/io.hpp"
 
@@ -171,6 +173,49 @@ TEST(Csv, ReadCsvNamesAMissingFile) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/x.csv"), std::string::npos);
   }
+}
+
+TEST(Csv, LoneCarriageReturnsEndLines) {
+  // Old Mac line endings: before, the whole file was one header line and the repeated names of the rows
+  // were reported as "duplicated column name".
+  CsvTable t = parse_csv("M,N,K\r1,2,3\r4,5,6\r", "mac.csv");
+  EXPECT_EQ(t.header, (std::vector<std::string>{"M", "N", "K"}));
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"4", "5", "6"}));
+  EXPECT_EQ(t.line_of(1), 3u);
+  // Mixed: CRLF, lone CR and LF in one file; a lone CR before a bad byte still counts lines right.
+  CsvTable m = parse_csv("M,N,K\r\n1,2,3\r4,5,6\n", "mixed.csv");
+  EXPECT_EQ(m.rows.size(), 2u);
+  EXPECT_EQ(m.line_of(1), 3u);
+  try {
+    parse_csv("M,N,K\r1,2,\x01\n", "bin.csv");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 2u);
+  }
+}
+
+TEST(Csv, ReadCsvRefusesALineOverTheLimit) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / fmt::format("cktune_csv_limit_{}", ::getpid());
+  fs::create_directories(dir);
+  const std::string path = (dir / "long.csv").string();
+  {
+    std::ofstream out(path);
+    out << "M,N,K\n1,2,3\n" << std::string(5000, '9') << ",1,1\n";
+  }
+  CsvOptions o;
+  o.max_line_bytes = 4096;
+  try {
+    read_csv(path, o);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 3u);
+    EXPECT_NE(std::string(e.what()).find("limit of 4096 bytes"), std::string::npos);
+  }
+  o.max_line_bytes = 8192;
+  EXPECT_EQ(read_csv(path, o).rows.size(), 2u);
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -253,10 +253,73 @@ TEST(Table, BadKeyCellsNameFileLineColumnAndValue) {
             std::string::npos);
   InputError b = input_error_of(
       "token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,doweight_stage1\n"
-      "1,2,3,4,5,a,b,c,d,e,yes,0\n",
+      "1,2,3,4,5,ActivationType.Silu,torch.bfloat16,torch.bfloat16,torch.bfloat16,QuantType.No,yes,0\n",
       "untuned_fmoe.csv");
   EXPECT_EQ(b.line(), 2u);
   EXPECT_NE(b.hint().find("True/False"), std::string::npos);
+}
+
+// validate_key_cells: one rule set for every reader; each bad cell names file:line:col and the value.
+TEST(KeyCells, OutOfRangeAndNonCanonicalCellsAreRefused) {
+  const std::string h = "gfx,cu_num,M,N,K,kernelId,splitK,us,kernelName,tflops,bw,errRatio\n";
+  const std::string name = "a4w4_blockscale_tuned_gemm.csv";
+  auto bad = [&](const std::string& row) { return input_error_of(h + "gfx942,304,1,2,3,0,0,1.0,k,0,0,0.0\n" + row, name); };
+  InputError big = bad("gfx942,304,1,2,99999999999999999999,0,0,1.0,k,0,0,0.0\n");
+  EXPECT_EQ(big.line(), 3u);
+  EXPECT_EQ(big.column(), 16u);
+  EXPECT_NE(big.message().find("key column K has the value '99999999999999999999'"), std::string::npos) << big.message();
+  EXPECT_NE(big.hint().find("1..2147483647"), std::string::npos) << big.hint();
+  EXPECT_NE(bad("gfx942,304,1,2,2147483648,0,0,1.0,k,0,0,0.0\n").message().find("'2147483648'"), std::string::npos);
+  EXPECT_NE(bad("gfx942,304,0,2,3,0,0,1.0,k,0,0,0.0\n").message().find("key column M has the value '0'"),
+            std::string::npos);
+  InputError gfx = bad(",304,1,2,3,0,0,1.0,k,0,0,0.0\n");
+  EXPECT_EQ(gfx.column(), 1u);
+  EXPECT_NE(gfx.message().find("key column gfx has an empty cell"), std::string::npos) << gfx.message();
+  EXPECT_NE(bad("gfx 942,304,1,2,3,0,0,1.0,k,0,0,0.0\n").message().find("gfx"), std::string::npos);
+  EXPECT_NE(bad("gfx942,-304,1,2,3,0,0,1.0,k,0,0,0.0\n").message().find("cu_num"), std::string::npos);
+  EXPECT_NE(bad("gfx942,70000,1,2,3,0,0,1.0,k,0,0,0.0\n").message().find("cu_num"), std::string::npos);
+
+  const std::string moe_h =
+      "token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,doweight_stage1\n";
+  auto moe = [&](const std::string& row) { return input_error_of(moe_h + row, "untuned_fmoe.csv"); };
+  EXPECT_NE(moe("1,7168,256,257,8,ActivationType.Silu,bf16,torch.bfloat16,torch.bfloat16,QuantType.No,1,0\n")
+                .message()
+                .find("key column dtype has the value 'bf16'"),
+            std::string::npos);
+  EXPECT_NE(moe("1,7168,256,257,8,Silu,torch.bfloat16,torch.bfloat16,torch.bfloat16,QuantType.No,1,0\n")
+                .message()
+                .find("act_type"),
+            std::string::npos);
+  EXPECT_NE(moe("1,7168,256,257,8,ActivationType.Silu,torch.bfloat16,torch.bfloat16,torch.bfloat16,'QuantType.No',1,0\n")
+                .message()
+                .find("q_type"),
+            std::string::npos);
+  EXPECT_NE(moe("1,7168,256,257,0,ActivationType.Silu,torch.bfloat16,torch.bfloat16,torch.bfloat16,QuantType.No,1,0\n")
+                .message()
+                .find("topk"),
+            std::string::npos);
+}
+
+TEST(KeyCells, EveryFixtureTablePasses) {
+  for (const auto& path : all_fixture_csvs()) {
+    CsvOptions o;
+    o.min_row_cells = 1;
+    CsvTable c = read_csv(path, o);
+    TableLayout l = detect_layout(c.header, path);
+    if (!l.family) continue;
+    EXPECT_NO_THROW(validate_key_cells(c, *l.family)) << path;
+  }
+}
+
+TEST(KeyCells, MissingKeyColumnNamesTheHeader) {
+  CsvTable c = parse_csv("M,N\n1,2\n", "x.csv");
+  try {
+    validate_key_cells(c, Family::A8W8Blockscale);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 1u);
+    EXPECT_NE(e.message().find("no column K"), std::string::npos) << e.message();
+  }
 }
 
 }  // namespace

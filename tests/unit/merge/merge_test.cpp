@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 #include <string>
 
@@ -90,10 +91,105 @@ TEST(Merge, UnusableTimesNeverWin) {
   for (std::string bad : {"-1", "0.0", "inf", "nan", "x"}) {
     std::vector<Table> in = {table("a8w8_blockscale_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, bad, "bad") +
                                                                           bs_row(1, 128, 256, "9.0", "good"))};
-    MergeResult r = merge_tables(in, {});
+    MergeOptions drop;
+    drop.drop_invalid = true;
+    MergeResult r = merge_tables(in, drop);
     EXPECT_EQ(r.table.rows[0][*r.table.column("kernelName")], "good") << bad;
     EXPECT_EQ(count_kind(r.report, FindingKind::InvalidUs), 1u) << bad;
   }
+}
+
+TEST(Merge, AnUnusableTimeFailsTheMergeNamingEveryRow) {
+  // Before, such rows were written (or silently lost their collision) and merge exited 0.
+  for (std::string bad : {"-1", "0", "0.0", "inf", "-inf", "nan", "x", ""}) {
+    std::vector<Table> in = {
+        table("a8w8_blockscale_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, "9.0") + bs_row(2, 128, 256, bad)),
+        table("b/a8w8_blockscale_tuned_gemm.csv", kBlockscaleHeader + bs_row(3, 128, 256, bad) + bs_row(1, 128, 256, bad))};
+    try {
+      merge_tables(in, {});
+      ADD_FAILURE() << "merged a row with us '" << bad << "'";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), "a8w8_blockscale_tuned_gemm.csv") << bad;
+      EXPECT_EQ(e.line(), 3u) << bad;
+      const std::string what = e.what();
+      EXPECT_NE(what.find("3 row(s)"), std::string::npos) << what;
+      EXPECT_NE(what.find("b/a8w8_blockscale_tuned_gemm.csv:2, b/a8w8_blockscale_tuned_gemm.csv:3"), std::string::npos)
+          << what;
+      EXPECT_NE(e.hint().find("--drop-invalid"), std::string::npos);
+    }
+  }
+}
+
+TEST(Merge, DropInvalidLeavesTheRowsOutAndSaysWhich) {
+  std::vector<Table> in = {table("a8w8_blockscale_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, "9.0") +
+                                                                        bs_row(2, 128, 256, "nan") +
+                                                                        bs_row(3, 128, 256, "-1"))};
+  MergeOptions o;
+  o.drop_invalid = true;
+  MergeResult r = merge_tables(in, o);
+  ASSERT_EQ(r.table.rows.size(), 1u);
+  EXPECT_EQ(r.report.rows_dropped, 2u);
+  EXPECT_EQ(r.report.rows_out, 1u);
+  EXPECT_EQ(r.report.count(Severity::Error), 0u);
+  size_t dropped = 0;
+  for (const auto& f : r.report.findings)
+    if (f.kind == FindingKind::InvalidUs) {
+      ++dropped;
+      EXPECT_EQ(f.severity, Severity::Warning);
+      EXPECT_NE(f.message.find("dropped"), std::string::npos);
+      EXPECT_TRUE(f.line == 3 || f.line == 4) << f.line;
+    }
+  EXPECT_EQ(dropped, 2u);
+  EXPECT_EQ(report_json(r.report, false, false)["rows_dropped"], 2);
+}
+
+TEST(Merge, ErrorAboveTheCheckLimitIsOnlyAWarningInAMerge) {
+  std::vector<Table> in = {
+      table("a8w8_blockscale_tuned_gemm.csv", kBlockscaleHeader + bs_row(1, 128, 256, "9.0", "k", "0.5"))};
+  MergeResult r = merge_tables(in, {});
+  EXPECT_EQ(r.table.rows.size(), 1u);
+  EXPECT_EQ(r.report.count(Severity::Error), 0u);
+  EXPECT_EQ(count_kind(r.report, FindingKind::ErrTooHigh), 1u);
+  EXPECT_FALSE(check_tables(in, {}).passed(false));  // --check still fails on it
+}
+
+TEST(Merge, WideHeaderIsLinear) {
+  // 100k extra columns, two inputs with different column sets (the path that builds a union header):
+  // per-cell linear column lookups took 451 s for this; it must take well under a few seconds.
+  constexpr int kExtra = 100000;
+  std::string extra_a, extra_b, cells;
+  for (int i = 0; i < kExtra; ++i) {
+    extra_a += fmt::format(",x{}", i);
+    extra_b += fmt::format(",x{}", kExtra - 1 - i);  // same names, reversed order
+    cells += ",c";
+  }
+  const std::string head = kBlockscaleHeader.substr(0, kBlockscaleHeader.size() - 1);
+  auto rows = [&](int m0) {
+    std::string out;
+    for (int m = m0; m < m0 + 5; ++m) {
+      std::string r = bs_row(m, 128, 256, "1.0");
+      out += r.substr(0, r.size() - 1) + cells + "\n";
+    }
+    return out;
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<Table> in = {table("a8w8_blockscale_tuned_gemm.csv", head + extra_a + "\n" + rows(1)),
+                           table("b/a8w8_blockscale_tuned_gemm.csv", head + ",_tag" + extra_b + "\n" +
+                                                                          [&] {
+                                                                            std::string out;
+                                                                            for (int m = 6; m < 11; ++m) {
+                                                                              std::string r = bs_row(m, 128, 256, "1.0");
+                                                                              out += r.substr(0, r.size() - 1) + ",t" + cells + "\n";
+                                                                            }
+                                                                            return out;
+                                                                          }())};
+  MergeResult r = merge_tables(in, {});
+  std::string text = render_csv(r.table);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.table.header.size(), 13u + kExtra + 1);
+  EXPECT_EQ(r.table.rows.size(), 10u);
+  EXPECT_LT(seconds, 5.0);
+  EXPECT_EQ(check_tables(in, {}).rows_out, 10u);
 }
 
 TEST(Merge, GemmOutputIsSortedByNThenKThenM) {
