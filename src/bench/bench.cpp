@@ -10,6 +10,7 @@
 
 #include "cktune/core/error.hpp"
 #include "cktune/core/io.hpp"
+#include "cktune/core/lock.hpp"
 #include "cktune/core/log.hpp"
 #include "cktune/engine/pool.hpp"
 #include "cktune/engine/problems.hpp"
@@ -117,6 +118,7 @@ BenchSummary run_bench(const BenchOptions& o) {
   std::vector<ProblemKey> keys = load_problems(o.input, family);
   const Family fam = *family;
   sum.shapes = static_cast<int>(keys.size());
+  if (!o.output.empty()) check_output_path(o.output);  // before anything is timed
   // A bad --tag is refused before anything is timed or written, not after the whole run.
   if (!o.log_dir.empty())
     (void)bench_log_path(o.log_dir, fam, o.tag.empty() ? "run" : o.tag, std::chrono::system_clock::now());
@@ -174,7 +176,11 @@ BenchSummary run_bench(const BenchOptions& o) {
   }
 
   std::optional<ResultsWriter> writer;
-  if (!o.output.empty()) writer.emplace(o.output, fam, /*resume=*/false);
+  std::optional<OutputLock> output_lock;
+  if (!o.output.empty()) {
+    output_lock.emplace(o.output);  // one writer per output
+    writer.emplace(o.output, fam, /*resume=*/false);
+  }
   std::vector<ResultRow> all_rows;
   PoolCallbacks cb;
   cb.on_job_done = [&](const JobOutcome& out) {

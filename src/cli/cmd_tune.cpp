@@ -30,35 +30,35 @@ struct TuneCli {
 void register_tune(CLI::App& app) {
   auto cli = std::make_shared<TuneCli>();
   auto* cmd = app.add_subcommand("tune", "Tune every shape of an untuned CSV: verify and time every candidate, keep the fastest correct one");
-  auto& o = cli->o;
-  cmd->add_option("-i,--input,--untune_file", o.input, "Untuned CSV (AITER schema)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("-o,--output,--tune_file", o.output, "Tuned CSV to write (AITER layout); existing keys are skipped unless --all")->required();
-  cmd->add_option("--profile_file,--profile-file", o.profile_file, "Every candidate's result (cktune results CSV)");
+  auto& opts = cli->o;
+  cmd->add_option("-i,--input,--untune_file", opts.input, "Untuned CSV (AITER schema)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("-o,--output,--tune_file", opts.output, "Tuned CSV to write (AITER layout); existing keys are skipped unless --all")->required();
+  cmd->add_option("--profile_file,--profile-file", opts.profile_file, "Every candidate's result (cktune results CSV)");
   cmd->add_option("--family", cli->family, "Kernel family (default: from the file name or header)");
-  add_measure_options(cmd, o.measure, cli->gpus);
+  add_measure_options(cmd, opts.measure, cli->gpus);
   cmd->add_flag("-k,--splitK", cli->split_k_flag, "Search split-K candidates (cktune does by default)");
   cmd->add_flag("--no-splitK", cli->no_split_k, "Leave split-K candidates out");
-  cmd->add_flag("--all", o.all, "Retune keys that the output already has");
+  cmd->add_flag("--all", opts.all, "Retune keys that the output already has");
   cmd->add_flag("--retry-failed", cli->retry_failed,
                 "Accepted for compatibility: shapes without a row are always tuned again on a rerun");
   cmd->add_option("--libtype", cli->libtype, "Only candidates of these libtypes (comma-separated, or all)");
-  cmd->add_option("--kernels", o.kernels, "Only candidates whose name matches this regular expression (RE2, partial match)");
-  cmd->add_option("--min-improvement,--min_improvement_pct", o.min_improvement_pct,
+  cmd->add_option("--kernels", opts.kernels, "Only candidates whose name matches this regular expression (RE2, partial match)");
+  cmd->add_option("--min-improvement,--min_improvement_pct", opts.min_improvement_pct,
                   "Write a row only when it beats what the runtime runs today by this many percent");
-  cmd->add_option("--screen-factor", o.screen_factor,
+  cmd->add_option("--screen-factor", opts.screen_factor,
                   "Time fully only candidates within this factor of the best 5-launch screen (0 = all)")
       ->capture_default_str();
-  cmd->add_option("--retime-tolerance", o.retime_tolerance, "Re-time candidates within this fraction of the best")
+  cmd->add_option("--retime-tolerance", opts.retime_tolerance, "Re-time candidates within this fraction of the best")
       ->capture_default_str();
-  cmd->add_option("--tie-tolerance", o.tie_tolerance, "After re-timing, within this fraction is a tie (stable rule decides)")
+  cmd->add_option("--tie-tolerance", opts.tie_tolerance, "After re-timing, within this fraction is a tie (stable rule decides)")
       ->capture_default_str();
-  cmd->add_option("--confirm-margin", o.confirm_margin,
+  cmd->add_option("--confirm-margin", opts.confirm_margin,
                   "A winner faster than the runner-up by more than this fraction is verified and timed again on fresh buffers (0 = off)")
       ->capture_default_str();
-  cmd->add_option("--shard", o.shard, "Tune only shard I of N (I/N): deterministic, cost-balanced");
-  cmd->add_option("--inject-fault", o.inject_fault, "Testing: KIND@INSTANCE[,...] with KIND hang|crash|wrong|partial");
-  cmd->add_flag("--include-test-instances", o.include_test_instances, "Testing: also run the planted wrong candidates");
-  cmd->add_flag("--no-progress", [&o](int64_t) { o.progress = false; }, "No progress line on a terminal");
+  cmd->add_option("--shard", opts.shard, "Tune only shard I of N (I/N): deterministic, cost-balanced");
+  cmd->add_option("--inject-fault", opts.inject_fault, "Testing: KIND@INSTANCE[,...] with KIND hang|crash|wrong|partial");
+  cmd->add_flag("--include-test-instances", opts.include_test_instances, "Testing: also run the planted wrong candidates");
+  cmd->add_flag("--no-progress", [&opts](int64_t) { opts.progress = false; }, "No progress line on a terminal");
   cmd->add_flag("--json", cli->json, "Print the summary as JSON on stdout");
   cmd->callback([cli] {
     auto& o = cli->o;

@@ -8,6 +8,7 @@
 #include "cktune/core/error.hpp"
 #include "cktune/core/log.hpp"
 #include "cktune/formats/csv.hpp"
+#include "cktune/formats/table.hpp"
 #include "cktune/engine/problems.hpp"
 #include "cktune/verify/verdict.hpp"
 
@@ -56,6 +57,8 @@ std::vector<ProblemKey> load_problems(const std::string& path, std::optional<Fam
                        fmt::format("the header must hold {}", fmt::join(cols, ",")));
     idx.push_back(*i);
   }
+  // Every key cell against the family's ranges before any work starts (file:line:col on the first bad one).
+  validate_key_cells(t, *family);
   std::vector<ProblemKey> out;
   std::set<std::vector<std::string>> seen;
   for (size_t r = 0; r < t.rows.size(); ++r) {

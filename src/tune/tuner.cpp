@@ -18,6 +18,7 @@
 
 #include "cktune/core/error.hpp"
 #include "cktune/core/io.hpp"
+#include "cktune/core/lock.hpp"
 #include "cktune/core/log.hpp"
 #include "cktune/formats/cells.hpp"
 #include "cktune/formats/csv.hpp"
@@ -160,6 +161,15 @@ TuneSummary run_tune(const TuneOptions& o) {
   const auto t0 = Clock::now();
   TuneSummary sum;
   o.validate();
+  // One writer per output: the table and its sidecars (journal, provenance, untuned copy), and the
+  // profile, for the whole run. A second run on the same -o stops here, naming the holder.
+  check_output_path(o.output);
+  OutputLock table_lock(o.output);
+  std::optional<OutputLock> profile_lock;
+  if (!o.profile_file.empty()) {
+    check_output_path(o.profile_file);
+    profile_lock.emplace(o.profile_file);
+  }
 
   // 1. Load: the shapes, the family, the existing table.
   std::optional<Family> family = o.family;
