@@ -57,8 +57,6 @@ std::vector<ProblemKey> load_problems(const std::string& path, std::optional<Fam
                        fmt::format("the header must hold {}", fmt::join(cols, ",")));
     idx.push_back(*i);
   }
-  // Every key cell against the family's ranges before any work starts (file:line:col on the first bad one).
-  validate_key_cells(t, *family);
   std::vector<ProblemKey> out;
   std::set<std::vector<std::string>> seen;
   for (size_t r = 0; r < t.rows.size(); ++r) {
@@ -82,6 +80,9 @@ std::vector<ProblemKey> load_problems(const std::string& path, std::optional<Fam
     }
     if (seen.insert(key.cells).second) out.push_back(std::move(key));
   }
+  // Then every key cell against the family's ranges (the one check all table readers share), before
+  // any work starts: file:line:col on the first bad one.
+  validate_key_cells(t, *family);
   return out;
 }
 
