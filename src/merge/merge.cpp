@@ -92,7 +92,10 @@ void check_kernels(const Table& t, MergeReport& report) {
   const Family f = *t.layout.family;
   size_t unchecked = 0;
   std::uint64_t first_unchecked = 0;
+  std::vector<bool> counted(c.rows.size(), false);  // a MoE row with two unchecked names counts once
   auto note_unchecked = [&](size_t r) {
+    if (counted[r]) return;
+    counted[r] = true;
     if (unchecked++ == 0) first_unchecked = c.line_of(r);
   };
   if (spec(f).is_moe) {
