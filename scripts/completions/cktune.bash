@@ -4,7 +4,7 @@ _cktune() {
   local cur prev verb i
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
-  local verbs="discover capture bench tune compare report merge list help version"
+  local verbs="discover capture bench tune compare report merge list ck-instances help version"
   local global="-v --verbose -q --quiet -h --help --version"
 
   verb=""
@@ -41,6 +41,7 @@ _cktune() {
     report) opts="--before --after --tuned --counts --deploy-table --provenance -o --output --html --metric --threshold --role --backend" ;;
     merge) opts="-o --output --check --json --strict --keep-order --max-err-ratio --max-moe-err --family" ;;
     list) opts="--device --family --kernels --include-test-instances --json" ;;
+    ck-instances) opts="--family --json" ;;
     help) COMPREPLY=($(compgen -W "$verbs" -- "$cur")); return ;;
     *) opts="" ;;
   esac

@@ -139,6 +139,7 @@ int run(int argc, char** argv) {
   register_report(app);
   register_merge(app);
   register_list(app);
+  register_ck_instances(app);
   register_worker(app);
   register_help_and_version(app);
 

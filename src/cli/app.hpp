@@ -15,6 +15,7 @@ void register_compare(CLI::App& app);
 void register_report(CLI::App& app);
 void register_merge(CLI::App& app);
 void register_list(CLI::App& app);
+void register_ck_instances(CLI::App& app);
 void register_worker(CLI::App& app);  // internal: the process tune and bench start per device
 
 // Exit code the running subcommand asks for (e.g. merge --check finding duplicates). 0 by default.

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cktune/aiter/instances.hpp"
 #include "cktune/core/error.hpp"
 #include "cktune/formats/cells.hpp"
 #include "cktune/formats/lookup.hpp"
@@ -39,6 +40,10 @@ constexpr FindingKindInfo kFindingKinds[] = {
     {FindingKind::ShortRow, "short_row", Severity::Warning},
     {FindingKind::InferredGfx, "inferred_gfx", Severity::Note},
     {FindingKind::UnknownGfx, "unknown_gfx", Severity::Warning},
+    {FindingKind::UnknownKernel, "unknown_aiter_kernel", Severity::Error},
+    {FindingKind::NotAiterKernel, "not_aiter_kernel", Severity::Error},
+    {FindingKind::StaleKernelId, "stale_kernel_id", Severity::Warning},
+    {FindingKind::UncheckedKernels, "unchecked_kernels", Severity::Note},
 };
 
 constexpr std::pair<Severity, std::string_view> kSeverities[] = {
@@ -76,6 +81,91 @@ std::string describe_layouts(const std::vector<Table>& inputs) {
     parts.push_back(fmt::format("{} ({} {})", t.source(), t.layout.family_text(),
                                 t.layout.kind == TableKind::Tuned ? "tuned" : "untuned"));
   return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// AITER loads only its own CK / CK-tile instances (aiter-kernels.md §4): a ck/cktile row must name, for its
+// gfx, the kernel AITER's list has under that kernelId; a fused-MoE row's moe_ck2stages_* names must be in
+// the stage lists. cktune's own libtypes are fine on NVIDIA (sm_*) and CPU rows, whose tables are cktune's
+// own, but not in a table for an AMD gfx (gfx9xx): AITER would be handed a kernel it cannot load.
+void check_kernels(const Table& t, MergeReport& report) {
+  const CsvTable& c = t.csv;
+  const Family f = *t.layout.family;
+  size_t unchecked = 0;
+  std::uint64_t first_unchecked = 0;
+  std::vector<bool> counted(c.rows.size(), false);  // a MoE row with two unchecked names counts once
+  auto note_unchecked = [&](size_t r) {
+    if (counted[r]) return;
+    counted[r] = true;
+    if (unchecked++ == 0) first_unchecked = c.line_of(r);
+  };
+  if (spec(f).is_moe) {
+    for (std::string_view col : {"kernelName1", "kernelName2"}) {
+      auto ci = c.column(col);
+      if (!ci) continue;
+      for (size_t r = 0; r < c.rows.size(); ++r) {
+        const std::string& name = c.rows[r][*ci];
+        if (name.rfind("moe_ck2stages_", 0) != 0) continue;
+        const std::string& gfx = t.keys[r].gfx;
+        auto known = aiter::moe_ck_name_known(gfx, name);
+        if (!known) note_unchecked(r);
+        else if (!*known)
+          add(report, FindingKind::UnknownKernel, c.source, c.line_of(r), c.column_of(r, *ci),
+              fmt::format("{} '{}' is not in AITER's fp8 blockscale CK 2-stage list for {}: AITER cannot build or "
+                          "load it",
+                          col, name, gfx));
+      }
+    }
+  } else {
+    auto lib = c.column("libtype"), id = c.column("kernelId"), name = c.column("kernelName");
+    if (!lib || !id || !name) return;
+    for (size_t r = 0; r < c.rows.size(); ++r) {
+      const std::string& libtype = c.rows[r][*lib];
+      const std::string& gfx = t.keys[r].gfx;
+      if (aiter::is_cktune_libtype(libtype)) {
+        if (aiter::is_amd_gfx(gfx))
+          add(report, FindingKind::NotAiterKernel, c.source, c.line_of(r), c.column_of(r, *lib),
+              fmt::format("libtype {} ('{}') is cktune's own, not an AITER CK kernel: AITER cannot load it on {}; "
+                          "keep cktune's rows out of tables meant for AITER",
+                          libtype, c.rows[r][*name], gfx));
+        continue;
+      }
+      if (libtype != "ck" && libtype != "cktile") continue;  // asm, triton, ...: AITER's, no list to check
+      auto kid = parse_number_cell(c.rows[r][*id]);
+      if (!kid || !std::isfinite(*kid) || *kid != std::floor(*kid) || std::fabs(*kid) > 1e9) {
+        add(report, FindingKind::UnknownKernel, c.source, c.line_of(r), c.column_of(r, *id),
+            fmt::format("kernelId '{}' is not a whole number", c.rows[r][*id]));
+        continue;
+      }
+      const std::string& kname = c.rows[r][*name];
+      auto check = aiter::check_gemm_kernel(f, gfx, libtype, static_cast<int>(*kid), kname);
+      switch (check.verdict) {
+        case aiter::GemmVerdict::Known:
+          break;
+        case aiter::GemmVerdict::NoList:
+          note_unchecked(r);
+          break;
+        case aiter::GemmVerdict::StaleId:
+          add(report, FindingKind::StaleKernelId, c.source, c.line_of(r), c.column_of(r, *id),
+              fmt::format("{} kernelId {} names '{}' in AITER's list for {}; '{}' is id {} (an older AITER's "
+                          "numbering: the runtime goes by kernelName)",
+                          libtype, *kid, check.expected.empty() ? "nothing" : check.expected, gfx, kname,
+                          *check.name_id));
+          break;
+        case aiter::GemmVerdict::Unknown:
+          add(report, FindingKind::UnknownKernel, c.source, c.line_of(r), c.column_of(r, *name),
+              fmt::format("{} kernelId {} '{}' is not in AITER's {} {} list for {}{}: AITER cannot build or load it",
+                          libtype, *kid, kname, family_name(f), libtype, gfx,
+                          check.expected.empty() ? std::string(" (no such id)")
+                                                 : fmt::format(" (id {} is '{}')", *kid, check.expected)));
+          break;
+      }
+    }
+  }
+  if (unchecked > 0)
+    add(report, FindingKind::UncheckedKernels, c.source, first_unchecked, 0,
+        fmt::format("{} row(s) name CK kernels for which cktune holds no AITER list (gfx, libtype or quant type); "
+                    "not checked",
+                    unchecked));
 }
 
 // Per-file findings: layout problems, invalid values, unreachable rows.
@@ -149,6 +239,7 @@ void check_one(const Table& t, const MergeOptions& options, MergeReport& report)
     } else {
       check_err("errRatio", options.max_err_ratio, false);
     }
+    check_kernels(t, report);
   }
 
   if (l.known() && spec(*l.family).is_moe) {
@@ -380,9 +471,12 @@ MergeResult merge_tables(const std::vector<Table>& inputs, const MergeOptions& o
   MergeResult result;
   result.report = start_report(inputs, options);
   MergeReport& report = result.report;
-  // The error limits are --check's verdict; a merge copies such rows (AITER's own tables have them).
+  // The error limits and AITER's kernel lists are --check's verdict; a merge copies such rows (AITER's own
+  // tables have them) and warns.
   for (auto& f : report.findings)
-    if (f.kind == FindingKind::ErrTooHigh) f.severity = Severity::Warning;
+    if (f.kind == FindingKind::ErrTooHigh || f.kind == FindingKind::UnknownKernel ||
+        f.kind == FindingKind::NotAiterKernel)
+      f.severity = Severity::Warning;
 
   // A row with an unusable us would be written (or silently lose a collision): refuse, or drop on request.
   std::vector<std::vector<bool>> skip(inputs.size());

@@ -57,19 +57,20 @@ grep -q "$T/wrong.csv:1:1: the header fits none of cktune's families" "$T/err_wr
 [ $? -eq 3 ] || fail "wrong header: --check did not exit 3"
 grep -q "unknown_family" "$T/err_wrong_check" || fail "wrong header: --check message: $(cat "$T/err_wrong_check")"
 
-# Duplicates across two files: lowest us wins, collision reported, inputs untouched.
+# Duplicates across two files: lowest us wins, collision reported, inputs untouched. (libtype asm: the kernel
+# names are placeholders; ck rows must name AITER's kernels, tested below.)
 A="$T/a8w8_blockscale_tuned_gemm_a.csv"
 B="$T/a8w8_blockscale_tuned_gemm_b.csv"
-printf '%s\ngfx942,304,1,128,256,ck,1,0,5.0,slow,1.0,2.0,0.0\ngfx942,304,2,128,256,ck,1,0,3.0,k2,1.0,2.0,0.0\n' "$H" >"$A"
-printf '%s\ngfx942,304,1,128,256,ck,1,0,4.5,fast,1.0,2.0,0.0\n' "$H" >"$B"
+printf '%s\ngfx942,304,1,128,256,asm,1,0,5.0,slow,1.0,2.0,0.0\ngfx942,304,2,128,256,asm,1,0,3.0,k2,1.0,2.0,0.0\n' "$H" >"$A"
+printf '%s\ngfx942,304,1,128,256,asm,1,0,4.5,fast,1.0,2.0,0.0\n' "$H" >"$B"
 before=$(cat "$A" "$B" | sha256sum)
 "$BIN" merge "$A" "$B" -o "$T/merged.csv" 2>"$T/err_merge" >/dev/null
 [ $? -eq 0 ] || fail "merge of duplicates: exit $? ($(cat "$T/err_merge"))"
 grep -qF "key gfx942,304,1,128,256 occurs 2 times: $A:2 (us 5.0), $B:2 (us 4.5); keeps $B:2" "$T/err_merge" ||
   fail "collision not reported: $(cat "$T/err_merge")"
 expected="$H
-gfx942,304,1,128,256,ck,1,0,4.5,fast,1.0,2.0,0.0
-gfx942,304,2,128,256,ck,1,0,3.0,k2,1.0,2.0,0.0"
+gfx942,304,1,128,256,asm,1,0,4.5,fast,1.0,2.0,0.0
+gfx942,304,2,128,256,asm,1,0,3.0,k2,1.0,2.0,0.0"
 [ "$(cat "$T/merged.csv")" = "$expected" ] || fail "merged table: $(cat "$T/merged.csv")"
 [ "$(cat "$A" "$B" | sha256sum)" = "$before" ] || fail "inputs were modified"
 if ls -A "$T" | grep -q '\.tmp'; then fail "temporary file left behind after merge"; fi
@@ -99,13 +100,13 @@ else
 fi
 
 # --check: invalid rows (us <= 0, errRatio above the limit) -> 3; a looser limit passes.
-printf '%s\ngfx942,304,1,128,256,ck,1,0,5.0,k,1.0,2.0,0.06\n' "$H" >"$T/a8w8_blockscale_tuned_gemm_err.csv"
+printf '%s\ngfx942,304,1,128,256,asm,1,0,5.0,k,1.0,2.0,0.06\n' "$H" >"$T/a8w8_blockscale_tuned_gemm_err.csv"
 "$BIN" merge --check "$T/a8w8_blockscale_tuned_gemm_err.csv" >/dev/null 2>"$T/err_err"
 [ $? -eq 3 ] || fail "errRatio above limit: not exit 3"
-grep -q "a8w8_blockscale_tuned_gemm_err.csv:2:43: error_too_high" "$T/err_err" || fail "errRatio message: $(cat "$T/err_err")"
+grep -q "a8w8_blockscale_tuned_gemm_err.csv:2:44: error_too_high" "$T/err_err" || fail "errRatio message: $(cat "$T/err_err")"
 "$BIN" merge --check --max-err-ratio 0.1 "$T/a8w8_blockscale_tuned_gemm_err.csv" >/dev/null 2>&1
 [ $? -eq 0 ] || fail "--max-err-ratio 0.1 did not pass"
-printf '%s\ngfx942,304,1,128,256,ck,1,0,-1,k,1.0,2.0,0.0\n' "$H" >"$T/a8w8_blockscale_tuned_gemm_us.csv"
+printf '%s\ngfx942,304,1,128,256,asm,1,0,-1,k,1.0,2.0,0.0\n' "$H" >"$T/a8w8_blockscale_tuned_gemm_us.csv"
 "$BIN" merge --check "$T/a8w8_blockscale_tuned_gemm_us.csv" >/dev/null 2>&1
 [ $? -eq 3 ] || fail "negative us: not exit 3"
 
@@ -116,6 +117,51 @@ grep -q "unreachable" "$T/err_moe" || fail "unreachable token not listed: $(cat 
 [ $rc -eq 0 ] || fail "unreachable only: exit $rc, want 0"
 "$BIN" merge --check --strict "$DATA/aiter-configs/model_configs/kimik3_a8w4_tuned_fmoe.csv" >/dev/null 2>&1
 [ $? -eq 3 ] || fail "--strict with unreachable rows did not exit 3"
+
+# AITER kernels: ck/cktile rows must name AITER's instance for (gfx, kernelId); cktune's own libtypes have no
+# place in a table for an AMD gfx. A planted wrong name and a planted wrong id -> exit 3 naming FILE:LINE:COL.
+K1=a8w8_blockscale_1x128x128_256x128x64x128_16x16_32x32_2x1_8x32x1_8x32x1_1x32x1x8_8_1x1_intrawave_v3
+K1BAD=a8w8_blockscale_1x128x128_256x128x64x128_16x16_32x32_2x1_8x32x1_8x32x1_1x32x1x8_8_1x1_interwave_v3
+KT=a8w8_blockscale_cktile_16x128x256_1x4x1_16x16x128_intrawave_0x1x0_1
+AK="$T/ak/a8w8_blockscale_tuned_gemm.csv"
+mkdir -p "$T/ak"
+printf '%s
+gfx942,304,1,128,256,ck,1,0,5.0,%s,1.0,2.0,0.0
+gfx950,256,1,128,256,cktile,0,0,5.0,%s,1.0,2.0,0.0
+' \
+  "$H" "$K1" "$KT" >"$AK"
+"$BIN" merge --check "$AK" >/dev/null 2>"$T/err_ak" || fail "AITER's own kernels: --check failed: $(cat "$T/err_ak")"
+printf '%s
+gfx942,304,1,128,256,ck,1,0,5.0,%s,1.0,2.0,0.0
+gfx942,304,2,128,256,ck,4,0,5.0,%s,1.0,2.0,0.0
+gfx942,304,4,128,256,cktile,0,0,5.0,%s,1.0,2.0,0.0
+gfx942,304,8,128,256,cktune,0,0,5.0,cktune_mine,1.0,2.0,0.0
+sm_90,132,1,128,256,cktune,0,0,5.0,cktune_mine,1.0,2.0,0.0
+' \
+  "$H" "$K1BAD" "$K1" "$KT" >"$AK"
+"$BIN" merge --check "$AK" >/dev/null 2>"$T/err_ak"
+[ $? -eq 3 ] || fail "planted kernels: --check did not exit 3"
+grep -qF "$AK:2:33: unknown_aiter_kernel: ck kernelId 1 '$K1BAD' is not in AITER's a8w8_blockscale ck list for gfx942" \
+  "$T/err_ak" || fail "planted name: $(cat "$T/err_ak")"
+grep -qF "$AK:3:" "$T/err_ak" || fail "planted id: not reported: $(cat "$T/err_ak")"
+grep -q "$AK:3:.*stale_kernel_id: ck kernelId 4 names" "$T/err_ak" || fail "planted id: $(cat "$T/err_ak")"
+grep -q "$AK:4:.*unknown_aiter_kernel: cktile kernelId 0 '$KT' is not in AITER's a8w8_blockscale cktile list for gfx942" \
+  "$T/err_ak" || fail "gfx950's CK-tile kernel on gfx942: $(cat "$T/err_ak")"
+grep -q "$AK:5:.*not_aiter_kernel: .*not an AITER CK kernel: AITER cannot load it" "$T/err_ak" ||
+  fail "cktune's own row on gfx942: $(cat "$T/err_ak")"
+grep -q "$AK:6:" "$T/err_ak" && fail "cktune's own row on sm_90 was reported: $(cat "$T/err_ak")"
+if command -v jq >/dev/null; then
+  "$BIN" merge --check --json "$AK" 2>/dev/null >"$T/ak.json"
+  [ "$(jq '[.findings[] | select(.kind == "unknown_aiter_kernel")] | length' "$T/ak.json")" = 2 ] ||
+    fail "--json unknown_aiter_kernel count: $(cat "$T/ak.json")"
+fi
+# AITER's own shipped tables carry only AITER kernels (the gfx950 CK-tile ids of an older AITER are warnings).
+"$BIN" merge --check "$DATA/aiter-configs/a8w8_blockscale_tuned_gemm.csv" >/dev/null 2>"$T/err_real" ||
+  fail "AITER's base blockscale table: --check failed: $(grep -v inferred "$T/err_real" | head -3)"
+"$BIN" merge --check "$DATA/aiter-configs/model_configs/a8w8_blockscale_tuned_gemm_qwen3_235b.csv" >/dev/null \
+  2>"$T/err_stale"
+[ $? -eq 0 ] || fail "stale ids failed --check: $(head -3 "$T/err_stale")"
+grep -q "stale_kernel_id" "$T/err_stale" || fail "stale ids not reported: $(head -3 "$T/err_stale")"
 
 # Mixed families are refused, naming both.
 "$BIN" merge "$DATA/aiter-configs/a8w8_tuned_gemm.csv" "$DATA/aiter-configs/a4w4_blockscale_tuned_gemm.csv" \

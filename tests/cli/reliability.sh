@@ -18,8 +18,10 @@ snapshot() { sums >"$T/sums.before"; }
 no_temporaries() { if ls -A "$1" | grep -q '\.tmp'; then fail "$2: temporary file left in $1: $(ls -A "$1")"; fi; }
 
 H="gfx,cu_num,M,N,K,libtype,kernelId,splitK,us,kernelName,tflops,bw,errRatio"
+# AITER's CK kernel 1 (merge --check rejects ck rows naming kernels AITER does not have).
+K1=a8w8_blockscale_1x128x128_256x128x64x128_16x16_32x32_2x1_8x32x1_8x32x1_1x32x1x8_8_1x1_intrawave_v3
 A=$T/a8w8_blockscale_tuned_gemm.csv
-printf '%s\ngfx942,304,1,128,256,ck,1,0,5.0,k,1.0,2.0,0.0\ngfx942,304,2,128,256,ck,1,0,6.0,k,1.0,2.0,0.0\n' "$H" >"$A"
+printf '%s\ngfx942,304,1,128,256,ck,1,0,5.0,%s,1.0,2.0,0.0\ngfx942,304,2,128,256,ck,1,0,6.0,%s,1.0,2.0,0.0\n' "$H" "$K1" "$K1" >"$A"
 "$BIN" -q merge "$A" -o "$T/prev.csv" || fail "setup merge"
 
 # 1. An output that exists and is not a regular file is refused; it stays what it was.
@@ -83,7 +85,7 @@ unchanged "truncated .gz"
 
 # 6. Limits: a table line over CKTUNE_MAX_LINE_BYTES fails naming file:line; devices are refused as input;
 # a log line over the limit is skipped with a warning and the rest is still counted.
-{ echo "$H"; printf 'gfx942,304,1,128,256,ck,1,0,5.0,%s,1.0,2.0,0.0\n' "$(head -c 3000 /dev/zero | tr '\0' k)"; } \
+{ echo "$H"; printf 'gfx942,304,1,128,256,asm,1,0,5.0,%s,1.0,2.0,0.0\n' "$(head -c 3000 /dev/zero | tr '\0' k)"; } \
   >"$T/a8w8_blockscale_tuned_gemm_long.csv"
 CKTUNE_MAX_LINE_BYTES=2048 "$BIN" merge --check "$T/a8w8_blockscale_tuned_gemm_long.csv" >/dev/null 2>"$T/long.err"
 [ $? -eq 1 ] || fail "long line: not refused"
@@ -119,7 +121,7 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 # 8. A row whose us is not a usable time fails the merge (naming it) unless --drop-invalid.
 B=$T/b/a8w8_blockscale_tuned_gemm.csv
 mkdir -p "$T/b"
-printf '%s\ngfx942,304,3,128,256,ck,1,0,nan,k,1.0,2.0,0.0\ngfx942,304,4,128,256,ck,1,0,-1,k,1.0,2.0,0.0\ngfx942,304,5,128,256,ck,1,0,4.0,k,1.0,2.0,0.0\n' "$H" >"$B"
+printf '%s\ngfx942,304,3,128,256,ck,1,0,nan,%s,1.0,2.0,0.0\ngfx942,304,4,128,256,ck,1,0,-1,%s,1.0,2.0,0.0\ngfx942,304,5,128,256,ck,1,0,4.0,%s,1.0,2.0,0.0\n' "$H" "$K1" "$K1" "$K1" >"$B"
 snapshot
 "$BIN" merge "$A" "$B" -o "$T/prev.csv" >/dev/null 2>"$T/invalid.err"
 rc=$?

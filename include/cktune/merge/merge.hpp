@@ -41,6 +41,10 @@ enum class FindingKind {
   ShortRow,           // a row lacking trailing cells (read as empty, like pandas)
   InferredGfx,        // a legacy table without gfx: gfx inferred from cu_num
   UnknownGfx,         // a legacy cu_num whose arch is unknown: the row cannot be keyed by gfx
+  UnknownKernel,      // a ck/cktile (or moe_ck2stages) row naming a kernel not in AITER's list for its gfx
+  NotAiterKernel,     // a row of cktune's own libtype in a table for an AMD gfx: AITER cannot load it
+  StaleKernelId,      // AITER's kernel name under another kernelId (an older AITER's numbering)
+  UncheckedKernels,   // ck/cktile rows for which cktune holds no AITER list (counted per file)
 };
 std::string_view finding_kind_name(FindingKind k);
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cktune/aiter/instances.hpp"
 #include "cktune/core/error.hpp"
 #include "cktune/formats/csv.hpp"
 
@@ -30,10 +31,16 @@ Table table(const std::string& name, const std::string& text) {
   return make_table(parse_csv(text, name, lenient));
 }
 
-// A blockscale row: M, N, K, kernel name and us vary.
+// A blockscale row: M, N, K, kernel name and us vary. libtype asm: the names are placeholders, and
+// AITER's asm kernels are not among the lists --check holds (ck rows are checked: AiterKernels tests below).
 std::string bs_row(int m, int n, int k, const std::string& us, const std::string& kernel = "k",
                    const std::string& err = "0.0", const std::string& dev = "gfx942,304") {
-  return fmt::format("{},{},{},{},ck,1,0,{},{},1.0,2.0,{}\n", dev, m, n, k, us, kernel, err);
+  return fmt::format("{},{},{},{},asm,1,0,{},{},1.0,2.0,{}\n", dev, m, n, k, us, kernel, err);
+}
+
+// A blockscale row naming a kernel by (libtype, kernelId, kernelName).
+std::string kernel_row(const std::string& dev, int m, const std::string& libtype, int id, const std::string& name) {
+  return fmt::format("{},{},128,256,{},{},0,5.0,{},1.0,2.0,0.0\n", dev, m, libtype, id, name);
 }
 
 std::string moe_row(int token, const std::string& us, const std::string& err1 = "0.0%",
@@ -355,7 +362,7 @@ TEST(Merge, CheckFindsInvalidRowsAndUnreachableTokens) {
   EXPECT_EQ(count_kind(g, FindingKind::InvalidUs), 1u);
   auto it = std::find_if(g.findings.begin(), g.findings.end(), [](const Finding& f) { return f.kind == FindingKind::InvalidUs; });
   EXPECT_EQ(it->line, 3u);
-  EXPECT_EQ(it->column, 29u);
+  EXPECT_EQ(it->column, 30u);  // the us cell of bs_row (libtype asm)
   MergeOptions loose;
   loose.max_err_ratio = 0.1;
   EXPECT_EQ(count_kind(check_tables(gemm, loose), FindingKind::ErrTooHigh), 0u);
@@ -425,6 +432,94 @@ TEST(Merge, RealAiterTablesMergeWithoutDuplicateKeys) {
   MergeReport moe = check_tables({read_table(dir + "/tuned_fmoe.csv")}, {});
   EXPECT_EQ(count_kind(moe, FindingKind::Unreachable), 1u);
   EXPECT_EQ(count_kind(moe, FindingKind::InferredGfx), 1u);
+}
+
+// AITER loads only its own CK / CK-tile kernels (docs/cli/merge.md, "AITER kernels").
+TEST(MergeCheck, AiterKernels) {
+  const std::string ck1 = aiter::ck_blockscale_name(aiter::ck_blockscale_instances()[1]);
+  const std::string tile950 = aiter::cktile_blockscale_name(aiter::cktile_blockscale_instances("gfx950")[0]);
+  // Real names under their ids: clean.
+  std::vector<Table> good = {table("a8w8_blockscale_tuned_gemm.csv",
+                                   kBlockscaleHeader + kernel_row("gfx942,304", 1, "ck", 1, ck1) +
+                                       kernel_row("gfx950,256", 2, "ck", 1, ck1) +
+                                       kernel_row("gfx950,256", 3, "cktile", 0, tile950) +
+                                       kernel_row("sm_90,132", 4, "cktune", 3, "cktune_wgmma_128x128") +
+                                       kernel_row("cpu,16", 5, "cktune_cpu", 0, "tiled_m4n4"))};
+  MergeReport ok = check_tables(good, {});
+  EXPECT_TRUE(ok.passed(false));
+  for (auto k : {FindingKind::UnknownKernel, FindingKind::NotAiterKernel, FindingKind::StaleKernelId,
+                 FindingKind::UncheckedKernels})
+    EXPECT_EQ(count_kind(ok, k), 0u) << finding_kind_name(k);
+
+  // A planted wrong name, a wrong id, gfx950's CK-tile kernel on gfx942, cktune's own kernels on gfx9xx.
+  std::string planted = ck1;
+  planted.replace(planted.find("intrawave"), 9, "interwave");
+  std::vector<Table> bad = {table("a8w8_blockscale_tuned_gemm.csv",
+                                  kBlockscaleHeader + kernel_row("gfx942,304", 1, "ck", 1, planted) +
+                                      kernel_row("gfx942,304", 2, "ck", 77, "a8w8_blockscale_made_up") +
+                                      kernel_row("gfx942,304", 3, "cktile", 0, tile950) +
+                                      kernel_row("gfx942,304", 4, "cktune", 3, "cktune_x") +
+                                      kernel_row("gfx950,256", 5, "blaslt", 0, "blaslt_heuristic_0") +
+                                      kernel_row("gfx950,256", 6, "ck", 0, ck1))};
+  MergeReport r = check_tables(bad, {});
+  EXPECT_FALSE(r.passed(false));
+  std::vector<std::pair<FindingKind, std::uint64_t>> got;
+  std::erase_if(r.findings, [](const Finding& f) { return f.kind == FindingKind::MixedDevices; });
+  for (const auto& f : r.findings) got.emplace_back(f.kind, f.line);
+  std::vector<std::pair<FindingKind, std::uint64_t>> want = {
+      {FindingKind::UnknownKernel, 2},  {FindingKind::UnknownKernel, 3},  {FindingKind::UnknownKernel, 4},
+      {FindingKind::NotAiterKernel, 5}, {FindingKind::NotAiterKernel, 6}, {FindingKind::StaleKernelId, 7}};
+  EXPECT_EQ(got, want);
+  for (const auto& f : r.findings) {
+    EXPECT_EQ(f.file, "a8w8_blockscale_tuned_gemm.csv");
+    EXPECT_GT(f.column, 0u);
+  }
+  EXPECT_NE(r.findings[0].message.find("is not in AITER's a8w8_blockscale ck list for gfx942"), std::string::npos)
+      << r.findings[0].message;
+  EXPECT_NE(r.findings[1].message.find("(no such id)"), std::string::npos) << r.findings[1].message;
+  EXPECT_NE(r.findings[3].message.find("not an AITER CK kernel: AITER cannot load it"), std::string::npos);
+  // The stale id alone is a warning: fails only with --strict.
+  std::vector<Table> stale = {table("a8w8_blockscale_tuned_gemm.csv",
+                                    kBlockscaleHeader + kernel_row("gfx950,256", 6, "ck", 0, ck1))};
+  EXPECT_TRUE(check_tables(stale, {}).passed(false));
+  EXPECT_FALSE(check_tables(stale, {}).passed(true));
+  // A merge copies such rows and warns.
+  MergeResult m = merge_tables(bad, {});
+  EXPECT_EQ(m.report.count(Severity::Error), 0u);
+  EXPECT_EQ(m.table.rows.size(), 6u);
+
+  // bpreshuffle: its own list; CK-tile rows (no list held) are a note.
+  const std::string bp0 = aiter::ck_blockscale_bpreshuffle_name(aiter::ck_blockscale_bpreshuffle_instances()[0]);
+  std::vector<Table> bp = {table("a8w8_blockscale_bpreshuffle_tuned_gemm.csv",
+                                 kBlockscaleHeader + kernel_row("gfx950,256", 1, "ck", 0, bp0) +
+                                     kernel_row("gfx950,256", 2, "cktile", 0, tile950) +
+                                     kernel_row("gfx950,256", 3, "ck", 1, ck1))};
+  MergeReport b = check_tables(bp, {});
+  ASSERT_EQ(b.findings.size(), 2u);
+  EXPECT_EQ(b.findings[0].kind, FindingKind::UnknownKernel);
+  EXPECT_EQ(b.findings[0].line, 4u);
+  EXPECT_EQ(b.findings[1].kind, FindingKind::UncheckedKernels);
+  EXPECT_EQ(b.findings[1].severity, Severity::Note);
+}
+
+TEST(MergeCheck, AiterMoeKernels) {
+  const auto tiles = aiter::moe_ck_blockscale_tiles("gfx942");
+  const std::string s1 = aiter::moe_ck_blockscale_name(tiles[0], {});
+  const std::string s2 = aiter::moe_ck_blockscale_name(tiles[5], {});
+  std::string planted = s1;
+  planted.replace(planted.find("256x16x128x256"), 14, "256x16x128x512");
+  auto row = [&](int token, const std::string& k1, const std::string& k2) {
+    return fmt::format("gfx942,304,{},{},32,0,1.0,{},0.0%,1.0,{},0.0%,2.0,0,0,0,1.0,2.0\n", token, kMoeKey, k1,
+                       k2);
+  };
+  std::vector<Table> in = {table("tuned_fmoe.csv", kMoeHeader + row(16, s1, s2) + row(32, planted, s2) +
+                                                       row(64, "_ZN5aiter47fmoe_stage1_x", ""))};
+  MergeReport r = check_tables(in, {});
+  ASSERT_EQ(r.count(Severity::Error), 1u);
+  const Finding& f = *std::find_if(r.findings.begin(), r.findings.end(),
+                                   [](const Finding& x) { return x.kind == FindingKind::UnknownKernel; });
+  EXPECT_EQ(f.line, 3u);
+  EXPECT_NE(f.message.find("kernelName1 '" + planted + "'"), std::string::npos) << f.message;
 }
 
 }  // namespace
