@@ -50,6 +50,7 @@ for k, name, tus, bus, ratio, v in bad:
 PY
 }
 
+if [ "${SKIP_PRELUDE:-0}" != 1 ]; then
 step "device"
 nvidia-smi --query-gpu=index,name,memory.total,clocks.max.sm,driver_version --format=csv | tee -a "$summary"
 "$bin" --version 2>&1 | head -3 | tee -a "$summary"
@@ -78,7 +79,9 @@ for mode in shared separate; do
     "all_$mode.csv" | head -12 | tee -a "$summary"
 done
 unset CKTUNE_SHARED_VENDOR_WORKSPACE
+fi
 
+cd "$out"
 run_set() {  # run_set <name> <shapes.csv>
   local name=$1 shapes=$2
   step "tune $name"
