@@ -205,6 +205,24 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
     e["result"] = to_json(r);
     sink(e);
   };
+  // Runs one step of a candidate and turns its errors into the candidate's verdict. A GPU error may have
+  // left the device context unusable: it is reported, then rethrown so the parent restarts this worker.
+  auto guarded = [&](CandidateResult& r, const auto& step) {
+    try {
+      step();
+    } catch (const GpuError& e) {
+      r.verdict = Verdict::Faulted;
+      r.reason = e.what();
+      send_result(r);
+      throw;
+    } catch (const NotSupportedError& e) {
+      r.verdict = Verdict::NotSupported;
+      r.reason = e.what();
+    } catch (const Error& e) {
+      r.verdict = Verdict::Failed;
+      r.reason = e.what();
+    }
+  };
   auto send_start = [&](const std::string& requested) {
     nlohmann::json e = event(EventKind::Start);
     e["cand"] = requested;
@@ -251,32 +269,19 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
         // The watchdog's clock for this candidate starts now, at its first launch.
         send_start(requested);
         Runnable run(*inst, backend, fault_for(job, name));
-        try {
+        guarded(r, [&] {
           r.check = run_and_check(run.get(), *workload, job.tolerance);
           r.verdict = r.check.verdict;
           r.reason = r.check.reason;
-          if (r.verdict == Verdict::Passed) {
-            if (screening) {
-              // A screen time only decides who is timed fully (and checked then); it never wins.
-              auto timer = backend.make_timer();
-              r.time = measure(run.get(), *workload, *timer, screen);
-            } else {
-              time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r);
-            }
+          if (r.verdict != Verdict::Passed) return;
+          if (screening) {
+            // A screen time only decides who is timed fully (and checked then); it never wins.
+            auto timer = backend.make_timer();
+            r.time = measure(run.get(), *workload, *timer, screen);
+          } else {
+            time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r);
           }
-        } catch (const GpuError& e) {
-          // The device context may be unusable now: report, then let the parent restart this worker.
-          r.verdict = Verdict::Faulted;
-          r.reason = e.what();
-          send_result(r);
-          throw;
-        } catch (const NotSupportedError& e) {
-          r.verdict = Verdict::NotSupported;
-          r.reason = e.what();
-        } catch (const Error& e) {
-          r.verdict = Verdict::Failed;
-          r.reason = e.what();
-        }
+        });
       }
     }
     send_result(r);
@@ -301,17 +306,7 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
         full[i] = true;
         Runnable run(*cache.find(job.key.family, r.name), backend, fault_for(job, r.name));
         send_start(requested_names[i]);
-        try {
-          time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r);
-        } catch (const GpuError& e) {
-          r.verdict = Verdict::Faulted;
-          r.reason = e.what();
-          send_result(r);
-          throw;
-        } catch (const Error& e) {
-          r.verdict = Verdict::Failed;
-          r.reason = e.what();
-        }
+        guarded(r, [&] { time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r); });
         send_result(r);
       }
     }

@@ -18,6 +18,7 @@ namespace cktune {
 namespace {
 
 struct PtpcWorkload final : Workload {
+  using View = PtpcGemmView;
   std::vector<PtpcGemmInputs> inputs;  // copies of one set (see the blockscale unit)
   std::vector<std::vector<uint8_t>> wq_shuffled;
   std::vector<PtpcGemmView> views;
@@ -27,47 +28,15 @@ struct PtpcWorkload final : Workload {
   OutputBuffer& output() override { return out; }
 };
 
-class PtpcCpuInstance final : public Instance {
+std::string ptpc_why_not(const ProblemKey& key) {
+  return qdtype_from_string(key.get("q_dtype_w")) ? std::string()
+                                                 : fmt::format("q_dtype_w {} is not implemented", key.get("q_dtype_w"));
+}
+
+class PtpcCpuUnit final : public families::CpuGemmUnit<PtpcWorkload> {
  public:
-  PtpcCpuInstance(CpuBlockscaleParams p, InstanceDesc d) : Instance(std::move(d)), p_(p) {}
-  std::string why_not(const ProblemKey& key) const override {
-    GemmDims g = gemm_dims(key);
-    if (!qdtype_from_string(key.get("q_dtype_w"))) return fmt::format("q_dtype_w {} is not implemented", key.get("q_dtype_w"));
-    bool shuffled = key.family == Family::A8W8Bpreshuffle;
-    if (!can_run(p_, static_cast<int>(g.M), static_cast<int>(g.N), static_cast<int>(g.K), shuffled))
-      return "this blocking does not fit the shape";
-    return {};
-  }
-  void launch(Workload& w, int set) override {
-    // Planted history bug (tests): only the first launch of this instance computes.
-    if (p_.bug == PlantedBug::FirstLaunchOnly && launches_++ > 0) return;
-    auto& wl = static_cast<PtpcWorkload&>(w);
-    cpu_a8w8_ptpc(p_, wl.views[static_cast<size_t>(set)], wl.out.data());
-  }
-
- private:
-  CpuBlockscaleParams p_;
-  long launches_ = 0;
-};
-
-class PtpcCpuUnit final : public FamilyUnit {
- public:
-  explicit PtpcCpuUnit(Family family) : family_(family) {}
-
-  std::vector<InstanceDesc> describe() const override {
-    std::vector<InstanceDesc> out;
-    for (auto& c : families::cpu_gemm_candidates(family_, ptpc_kernel_name)) out.push_back(std::move(c.desc));
-    return out;
-  }
-  std::vector<InstancePtr> instances(Backend&) const override {
-    std::vector<InstancePtr> out;
-    for (auto& c : families::cpu_gemm_candidates(family_, ptpc_kernel_name))
-      out.push_back(std::make_unique<PtpcCpuInstance>(c.params, std::move(c.desc)));
-    return out;
-  }
-  std::string default_instance(const ProblemKey&, const Backend&) const override {
-    return ptpc_kernel_name(families::cpu_gemm_default());
-  }
+  explicit PtpcCpuUnit(Family family)
+      : CpuGemmUnit({family, Family::A8W8Bpreshuffle, ptpc_kernel_name, cpu_a8w8_ptpc, ptpc_why_not}) {}
 
   std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol, std::uint64_t seed,
                                     Backend& backend) const override {
@@ -76,7 +45,7 @@ class PtpcCpuUnit final : public FamilyUnit {
     auto dtype = qdtype_from_string(key.get("q_dtype_w"));
     if (!dtype) throw Error(fmt::format("q_dtype_w {} is not implemented on the CPU", key.get("q_dtype_w")));
     const int M = static_cast<int>(g.M), N = static_cast<int>(g.N), K = static_cast<int>(g.K);
-    const bool shuffled = family_ == Family::A8W8Bpreshuffle;
+    const bool shuffled = preshuffled();
     auto wl = std::make_unique<PtpcWorkload>(static_cast<size_t>(M) * N);
     const int sets = rotation_sets(protocol, backend.device(), backend.policy(), static_cast<double>(M + N) * K);
     PtpcGemmInputs in = make_ptpc_inputs(M, N, K, *dtype, seed * 1000003ull);
@@ -103,14 +72,6 @@ class PtpcCpuUnit final : public FamilyUnit {
     }
     return wl;
   }
-
-  std::vector<std::string> tuned_row(const ProblemKey& key, const DeviceInfo& device, const CandidateResult& winner,
-                                     const InstanceDesc&) const override {
-    return gemm_tuned_row(key, device, winner);
-  }
-
- private:
-  Family family_;
 };
 
 }  // namespace

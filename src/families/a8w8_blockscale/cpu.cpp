@@ -18,6 +18,7 @@ namespace cktune {
 namespace {
 
 struct BlockscaleWorkload final : Workload {
+  using View = BlockscaleGemmView;
   // One input set; the rotation sets are copies at other addresses (rotation is about where the data
   // lives, so every set's output equals the one reference).
   std::vector<BlockscaleGemmInputs> inputs;
@@ -30,54 +31,22 @@ struct BlockscaleWorkload final : Workload {
   OutputBuffer& output() override { return out; }
 };
 
-class BlockscaleCpuInstance final : public Instance {
+std::string blockscale_why_not(const ProblemKey& key) {
+  GemmDims g = gemm_dims(key);
+  return g.K % 128 != 0 ? fmt::format("K={} is not a multiple of 128", g.K) : std::string();
+}
+
+class BlockscaleCpuUnit final : public families::CpuGemmUnit<BlockscaleWorkload> {
  public:
-  BlockscaleCpuInstance(CpuBlockscaleParams p, InstanceDesc d) : Instance(std::move(d)), p_(p) {}
-  std::string why_not(const ProblemKey& key) const override {
-    GemmDims g = gemm_dims(key);
-    if (g.K % 128 != 0) return fmt::format("K={} is not a multiple of 128", g.K);
-    bool shuffled = key.family == Family::A8W8BlockscaleBpreshuffle;
-    if (!can_run(p_, static_cast<int>(g.M), static_cast<int>(g.N), static_cast<int>(g.K), shuffled))
-      return "this blocking does not fit the shape";
-    return {};
-  }
-  void launch(Workload& w, int set) override {
-    // Planted history bug (tests): only the first launch of this instance computes.
-    if (p_.bug == PlantedBug::FirstLaunchOnly && launches_++ > 0) return;
-    auto& wl = static_cast<BlockscaleWorkload&>(w);
-    cpu_a8w8_blockscale(p_, wl.views[static_cast<size_t>(set)], wl.out.data());
-  }
-
- private:
-  CpuBlockscaleParams p_;
-  long launches_ = 0;
-};
-
-class BlockscaleCpuUnit final : public FamilyUnit {
- public:
-  explicit BlockscaleCpuUnit(Family family) : family_(family) {}
-
-  std::vector<InstanceDesc> describe() const override {
-    std::vector<InstanceDesc> out;
-    for (auto& c : families::cpu_gemm_candidates(family_, kernel_name)) out.push_back(std::move(c.desc));
-    return out;
-  }
-  std::vector<InstancePtr> instances(Backend&) const override {
-    std::vector<InstancePtr> out;
-    for (auto& c : families::cpu_gemm_candidates(family_, kernel_name))
-      out.push_back(std::make_unique<BlockscaleCpuInstance>(c.params, std::move(c.desc)));
-    return out;
-  }
-  std::string default_instance(const ProblemKey&, const Backend&) const override {
-    return kernel_name(families::cpu_gemm_default());
-  }
+  explicit BlockscaleCpuUnit(Family family)
+      : CpuGemmUnit({family, Family::A8W8BlockscaleBpreshuffle, kernel_name, cpu_a8w8_blockscale, blockscale_why_not}) {}
 
   std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol, std::uint64_t seed,
                                     Backend& backend) const override {
     GemmDims g = gemm_dims(key);
     families::check_cpu_gemm_size(g);
     const int M = static_cast<int>(g.M), N = static_cast<int>(g.N), K = static_cast<int>(g.K);
-    const bool shuffled = family_ == Family::A8W8BlockscaleBpreshuffle;
+    const bool shuffled = preshuffled();
     auto wl = std::make_unique<BlockscaleWorkload>(static_cast<size_t>(M) * N);
     const int sets = rotation_sets(protocol, backend.device(), backend.policy(), static_cast<double>(M + N) * K);
     BlockscaleGemmInputs in = make_blockscale_inputs(M, N, K, Fp8Format::E4M3FN, seed * 1000003ull);
@@ -109,14 +78,6 @@ class BlockscaleCpuUnit final : public FamilyUnit {
     }
     return wl;
   }
-
-  std::vector<std::string> tuned_row(const ProblemKey& key, const DeviceInfo& device, const CandidateResult& winner,
-                                     const InstanceDesc&) const override {
-    return gemm_tuned_row(key, device, winner);
-  }
-
- private:
-  Family family_;
 };
 
 }  // namespace
