@@ -47,22 +47,16 @@ std::vector<CkUsageGroup> ck_usage(const std::vector<Table>& tables) {
     const Family f = *t.layout.family;
     const CsvTable& c = t.csv;
     if (spec(f).is_moe) {
-      for (const char* col : {"kernelName1", "kernelName2"}) {
-        auto ci = c.column(col);
-        if (!ci) continue;
-        for (size_t r = 0; r < c.rows.size(); ++r) {
-          const std::string& name = c.rows[r][*ci];
-          if (name.rfind("moe_ck2stages_", 0) != 0) continue;
-          const std::string& gfx = t.keys[r].gfx;
-          auto v = moe_variant_of(name);
-          // A name of another quant type (or an unknown one) has no list: its own group, names only.
-          std::string label = v ? variant_label(*v) : std::string("other");
-          CkUsageGroup& g = b.group(f, gfx, "ck", label);
-          if (v) b.variants[{g.family, gfx, "ck", label}] = *v;
-          ++g.rows;
-          count(g.used, name);
-        }
-      }
+      for_each_moe_ck_name(c, [&](size_t r, std::string_view, size_t, const std::string& name) {
+        const std::string& gfx = t.keys[r].gfx;
+        auto v = moe_variant_of(name);
+        // A name of another quant type (or an unknown one) has no list: its own group, names only.
+        std::string label = v ? variant_label(*v) : std::string("other");
+        CkUsageGroup& g = b.group(f, gfx, "ck", label);
+        if (v) b.variants[{g.family, gfx, "ck", label}] = *v;
+        ++g.rows;
+        count(g.used, name);
+      });
       continue;
     }
     auto lib = c.column("libtype"), name = c.column("kernelName");

@@ -99,22 +99,16 @@ void check_kernels(const Table& t, MergeReport& report) {
     if (unchecked++ == 0) first_unchecked = c.line_of(r);
   };
   if (spec(f).is_moe) {
-    for (std::string_view col : {"kernelName1", "kernelName2"}) {
-      auto ci = c.column(col);
-      if (!ci) continue;
-      for (size_t r = 0; r < c.rows.size(); ++r) {
-        const std::string& name = c.rows[r][*ci];
-        if (name.rfind("moe_ck2stages_", 0) != 0) continue;
-        const std::string& gfx = t.keys[r].gfx;
-        auto known = aiter::moe_ck_name_known(gfx, name);
-        if (!known) note_unchecked(r);
-        else if (!*known)
-          add(report, FindingKind::UnknownKernel, c.source, c.line_of(r), c.column_of(r, *ci),
-              fmt::format("{} '{}' is not in AITER's fp8 blockscale CK 2-stage list for {}: AITER cannot build or "
-                          "load it",
-                          col, name, gfx));
-      }
-    }
+    aiter::for_each_moe_ck_name(c, [&](size_t r, std::string_view col, size_t ci, const std::string& name) {
+      const std::string& gfx = t.keys[r].gfx;
+      auto known = aiter::moe_ck_name_known(gfx, name);
+      if (!known) note_unchecked(r);
+      else if (!*known)
+        add(report, FindingKind::UnknownKernel, c.source, c.line_of(r), c.column_of(r, ci),
+            fmt::format("{} '{}' is not in AITER's fp8 blockscale CK 2-stage list for {}: AITER cannot build or "
+                        "load it",
+                        col, name, gfx));
+    });
   } else {
     auto lib = c.column("libtype"), id = c.column("kernelId"), name = c.column("kernelName");
     if (!lib || !id || !name) return;

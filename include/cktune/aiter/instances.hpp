@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cktune/formats/csv.hpp"
 #include "cktune/formats/family.hpp"
 
 namespace cktune::aiter {
@@ -107,5 +108,19 @@ std::vector<std::string> build_names(Family f, std::string_view gfx, std::string
 // The MoE variant a name belongs to (nullopt for a name that is not an fp8 blockscale CK 2-stage name).
 std::optional<MoeCkVariant> moe_variant_of(std::string_view name);
 std::string variant_label(const MoeCkVariant& v);  // "silu, doweight_stage1=0, splitk=0"
+
+// Calls f(row, column name, column index, kernel name) for every CK 2-stage MoE kernel name
+// (`moe_ck2stages_*`) in the kernelName1 / kernelName2 cells of a tuned_fmoe table.
+template <class F>
+void for_each_moe_ck_name(const CsvTable& c, F&& f) {
+  for (std::string_view col : {std::string_view("kernelName1"), std::string_view("kernelName2")}) {
+    auto ci = c.column(col);
+    if (!ci) continue;
+    for (size_t r = 0; r < c.rows.size(); ++r) {
+      const std::string& name = c.rows[r][*ci];
+      if (name.rfind("moe_ck2stages_", 0) == 0) f(r, col, *ci, name);
+    }
+  }
+}
 
 }  // namespace cktune::aiter
