@@ -21,6 +21,11 @@ void add_measure_options(CLI::App* cmd, MeasureOptions& o, std::string& gpus_tex
                   "Input sets rotated through (count; 0 = enough to exceed the last-level cache twice)")
       ->capture_default_str();
   cmd->add_option("--seed", o.protocol.seed, "Seed of the random inputs")->capture_default_str();
+  cmd->add_option("--routing", o.protocol.routing,
+                  "MoE only: how the random tokens are routed to experts: uniform, or skewed (seeded Zipf-like "
+                  "expert popularity)")
+      ->check(CLI::IsMember({"uniform", "skewed"}))
+      ->capture_default_str();
   cmd->add_option("--errRatio", o.err_ratio,
                   "Largest errRatio (fraction of mismatching outputs) that passes; default 0.05 for GEMMs, 0.1 for MoE");
   cmd->add_option("--max-row-errRatio", o.max_row_err_ratio, "Largest errRatio of any single output row (fraction)")

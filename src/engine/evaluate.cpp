@@ -103,6 +103,45 @@ void time_and_check(Backend& backend, Instance& run, Workload& workload, const P
   }
 }
 
+// Runs one part of a pipeline instance as if it were an instance of its own, so that measure() times it.
+class PartInstance final : public Instance {
+ public:
+  PartInstance(Instance& whole, int part) : Instance(whole.desc()), whole_(whole), part_(part) {}
+  std::string why_not(const ProblemKey& key) const override { return whole_.why_not(key); }
+  void launch(Workload& w, int set) override { whole_.launch_part(w, set, part_); }
+
+ private:
+  Instance& whole_;
+  int part_;
+};
+
+// Every fully timed pipeline candidate: each part timed alone with the job's protocol, right after a
+// whole launch has left the intermediate buffers valid. The parts' times are reported (AITER's us1/us2);
+// the candidate's own time stays the whole pipeline's.
+void time_parts(Backend& backend, InstanceCache& cache, const Job& job, Workload& workload,
+                std::vector<CandidateResult>& results) {
+  for (CandidateResult& r : results) {
+    if (r.verdict != Verdict::Passed || r.screened_out) continue;
+    Instance* inst = cache.find(job.key.family, r.name);
+    if (inst == nullptr || inst->parts() == 0) continue;
+    r.part_us.clear();
+    r.part_names.clear();
+    try {
+      inst->launch(workload, 0);
+      for (int p = 0; p < inst->parts(); ++p) {
+        PartInstance part(*inst, p);
+        auto timer = backend.make_timer();
+        r.part_us.push_back(measure(part, workload, *timer, job.protocol).median_us);
+        r.part_names.push_back(inst->part_name(p));
+      }
+    } catch (const std::exception&) {
+      // The whole pipeline was verified and timed; only the breakdown is missing.
+      r.part_us.clear();
+      r.part_names.clear();
+    }
+  }
+}
+
 // Candidates within `tol` of the best are timed again in interleaved rounds (A B C A B C ...), so that
 // clock and thermal drift hit all of them alike; the median of the round medians decides.
 void retime_near_ties(Backend& backend, InstanceCache& cache, const Job& job, Workload& workload,
@@ -323,11 +362,12 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
   }
 
   retime_near_ties(backend, cache, job, *workload, results);
+  time_parts(backend, cache, job, *workload, results);
   workload.reset();  // the confirmation allocates its own buffers
   confirm_runaway_winner(backend, *unit, cache, job, results);
   nlohmann::json changed = nlohmann::json::array();
   for (const auto& r : results)
-    if (r.retimed || r.confirmed || r.verdict != Verdict::Passed) changed.push_back(to_json(r));
+    if (r.retimed || r.confirmed || r.verdict != Verdict::Passed || !r.part_us.empty()) changed.push_back(to_json(r));
   nlohmann::json done = event(EventKind::Done);
   done["retimed"] = changed;
   done["default"] = unit->default_instance(job.key, backend);

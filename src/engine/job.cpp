@@ -66,7 +66,7 @@ nlohmann::json to_json(const Job& job) {
       {"seed", job.seed},
       {"protocol",
        {{"warmup", p.warmup}, {"iters", p.iters}, {"min_time_ms", p.min_time_ms}, {"max_iters", p.max_iters},
-        {"rotate", p.rotate}, {"seed", p.seed}}},
+        {"rotate", p.rotate}, {"seed", p.seed}, {"routing", p.routing}}},
       {"tolerance",
        {{"rtol", job.tolerance.rtol}, {"atol", job.tolerance.atol}, {"max_err_ratio", job.tolerance.max_err_ratio},
         {"max_row_err_ratio", job.tolerance.max_row_err_ratio}}},
@@ -95,6 +95,7 @@ Job job_from_json(const nlohmann::json& j) {
   job.protocol.max_iters = int_from<int>(p.at("max_iters"));
   job.protocol.rotate = int_from<int>(p.at("rotate"));
   job.protocol.seed = int_from<std::uint64_t>(p.at("seed"));
+  job.protocol.routing = p.value("routing", std::string("uniform"));
   const auto& t = j.at("tolerance");
   job.tolerance.rtol = t.at("rtol").get<double>();
   job.tolerance.atol = t.at("atol").get<double>();
@@ -139,6 +140,12 @@ nlohmann::json to_json(const CandidateResult& r) {
       {"unwritten", r.check.unwritten},
       {"retimed", r.retimed},
       {"first_median_us", num(r.first_median_us)},
+      {"part_us", [&] {
+         nlohmann::json a = nlohmann::json::array();
+         for (double v : r.part_us) a.push_back(num(v));
+         return a;
+       }()},
+      {"part_names", r.part_names},
   };
 }
 
@@ -175,6 +182,11 @@ CandidateResult candidate_result_from_json(const nlohmann::json& j) {
   r.check.verdict = r.verdict;
   r.retimed = j.at("retimed").get<bool>();
   r.first_median_us = num_from(j.at("first_median_us"));
+  if (j.contains("part_us")) {
+    for (const auto& v : j.at("part_us")) r.part_us.push_back(num_from(v));
+    r.part_names = j.value("part_names", std::vector<std::string>{});
+    if (r.part_names.size() != r.part_us.size()) throw Error("worker result: part_us and part_names differ in length");
+  }
   return r;
 }
 

@@ -13,8 +13,9 @@
 namespace cktune {
 
 std::string Protocol::describe(int sets_used) const {
-  return fmt::format("timer={};warmup={};iters={};min_time_ms={};rotate={};stat=median;seed={}",
-                     timer.empty() ? "unknown" : timer, warmup, iters, min_time_ms, sets_used, seed);
+  return fmt::format("timer={};warmup={};iters={};min_time_ms={};rotate={};stat=median;seed={}{}",
+                     timer.empty() ? "unknown" : timer, warmup, iters, min_time_ms, sets_used, seed,
+                     routing == "uniform" ? std::string() : ";routing=" + routing);
 }
 
 double percentile(std::vector<double> samples, double p) {

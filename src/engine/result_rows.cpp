@@ -3,6 +3,10 @@
 #include <chrono>
 #include <limits>
 
+#include <fmt/format.h>
+
+#include "cktune/formats/cells.hpp"
+
 namespace cktune {
 
 ResultRow result_row(const ProblemKey& key, const DeviceInfo& device, const CandidateResult& r, ResultRole role,
@@ -35,6 +39,8 @@ ResultRow result_row(const ProblemKey& key, const DeviceInfo& device, const Cand
   row.seed = seed;
   row.timestamp = format_timestamp(std::chrono::system_clock::now());
   row.version = CKTUNE_VERSION;
+  for (size_t i = 0; i < r.part_us.size() && i < r.part_names.size(); ++i)
+    row.parts += fmt::format("{}{}={}", i ? ";" : "", r.part_names[i], format_us(r.part_us[i]));
   return row;
 }
 

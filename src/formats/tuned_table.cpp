@@ -80,8 +80,17 @@ bool TunedTable::has(const std::string& gfx, int cu_num, const ProblemKey& key) 
 std::string TunedTable::kernel_for(const std::string& gfx, int cu_num, const ProblemKey& key) const {
   auto it = index_.find(lookup_key(gfx, cu_num, key));
   if (it == index_.end()) return {};
-  auto col = csv_.column(spec(family_).is_moe ? "kernelName1" : "kernelName");
-  return col ? csv_.rows[it->second][*col] : std::string();
+  const auto& row = csv_.rows[it->second];
+  if (!spec(family_).is_moe) {
+    auto col = csv_.column("kernelName");
+    return col ? row[*col] : std::string();
+  }
+  // A two-stage row names both stages; cktune's GPU pipelines are named "<stage 1>+<stage 2>".
+  auto k1 = csv_.column("kernelName1"), k2 = csv_.column("kernelName2"), one = csv_.column("run_1stage");
+  if (!k1) return {};
+  const bool one_stage = one && (row[*one] == "1" || row[*one] == "True");
+  if (one_stage || !k2 || row[*k2].empty() || row[*k2] == "None") return row[*k1];
+  return row[*k1] + "+" + row[*k2];
 }
 
 void TunedTable::put(const std::vector<std::string>& row_in_schema) {

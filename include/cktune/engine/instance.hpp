@@ -76,6 +76,12 @@ class Instance {
   virtual std::string why_not(const ProblemKey& key) const = 0;
   // Run once on input set `set` writing the workload's output. Asynchronous on GPUs; no allocation.
   virtual void launch(Workload& workload, int set) = 0;
+  // A pipeline of several launches (fused MoE: sorting, stage 1, stage 2) may name its parts; after a
+  // candidate is timed whole, each part is timed alone with the same protocol (CandidateResult::part_us),
+  // reading what the whole launch left in the workload. 0 = not a pipeline.
+  virtual int parts() const { return 0; }
+  virtual std::string part_name(int) const { return {}; }
+  virtual void launch_part(Workload& workload, int set, int part) { (void)part; launch(workload, set); }
 
  private:
   InstanceDesc desc_;

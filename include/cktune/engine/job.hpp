@@ -56,6 +56,9 @@ struct CandidateResult {
   double first_median_us = 0;  // before re-timing
   bool confirmed = false;      // timed again on fresh buffers (Job::confirm_margin)
   double confirm_median_us = 0;
+  // Pipelines only (Instance::parts): median of each part timed alone, in part order, and their names.
+  std::vector<double> part_us;
+  std::vector<std::string> part_names;
 };
 
 // The events a worker sends (one JSON object per line, {"ev": <text>, ...}).

@@ -18,6 +18,7 @@ struct Protocol {
   int rotate = 0;            // input sets rotated through; 0 = enough to exceed the L2 (at least 2)
   std::uint64_t seed = 0;
   std::string timer;         // "events" (GPU) or "steady_clock" (CPU); filled by the backend
+  std::string routing = "uniform";  // MoE families: how tokens are routed to experts (uniform, skewed)
   // "timer=events;warmup=5;iters=101;min_time_ms=0;rotate=4;stat=median;seed=0"
   std::string describe(int sets_used) const;
 };

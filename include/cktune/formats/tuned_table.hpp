@@ -17,7 +17,8 @@ class TunedTable {
  public:
   static TunedTable open(const std::string& path, Family family);
   bool has(const std::string& gfx, int cu_num, const ProblemKey& key) const;
-  // kernelName (kernelName1 for MoE) of the row for this key, "" when none.
+  // kernelName of the row for this key, "" when none. MoE: kernelName1, or "kernelName1+kernelName2" for
+  // a two-stage row (the name of cktune's GPU pipeline instances).
   std::string kernel_for(const std::string& gfx, int cu_num, const ProblemKey& key) const;
   // Insert or replace the row with the same key (cells in the table's header order).
   void put(const std::vector<std::string>& row);

@@ -67,7 +67,7 @@ TEST(Results, HeaderFollowsFamilyKeyColumns) {
   EXPECT_EQ(h[4], "N");
   EXPECT_EQ(h[5], "K");
   EXPECT_EQ(h[6], "role");
-  EXPECT_EQ(h.back(), "cktune_version");
+  EXPECT_EQ(h.back(), "parts");
   auto hm = results_header(Family::Moe2Stages);
   EXPECT_EQ(hm[3], "token");
   EXPECT_EQ(hm[14], "doweight_stage1");

@@ -1,0 +1,207 @@
+// The moe_2stages instance tables: plain data, the can-run rules, launch, and the untuned default.
+// Kernel bodies live in stages.cuh.
+#include "moe_2stages.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+
+#include "stages.cuh"
+
+namespace cktune::kernels::moe_2stages {
+
+namespace {
+
+using LaunchFn = gpu::ErrorCode (*)(const StageParams&, const Args&, gpu::Stream);
+
+#if defined(CKTUNE_CUDA)
+template <class Kernel>
+gpu::ErrorCode ensure_smem(Kernel k, int bytes, std::atomic<int>& set_to) {
+  if (bytes <= 48 * 1024 || set_to.load(std::memory_order_relaxed) >= bytes) return gpu::kSuccess;
+  const gpu::ErrorCode e = gpu::set_max_dynamic_shared_memory(k, bytes);
+  if (e == gpu::kSuccess) set_to.store(bytes, std::memory_order_relaxed);
+  return e;
+}
+
+template <class C>
+gpu::ErrorCode launch_stage1(const StageParams& p, const Args& a, gpu::Stream stream) {
+  static std::atomic<int> smem_set{0};
+  auto kernel = detail::stage1_kernel<C>;
+  if (auto e = ensure_smem(kernel, C::kSmem1, smem_set); e != gpu::kSuccess) return e;
+  const dim3 grid(static_cast<unsigned>(a.inter_dim / (C::kTN / 2)), static_cast<unsigned>(a.max_blocks),
+                  static_cast<unsigned>(p.split_k));
+  if (p.split_k > 1)
+    return gpu::launch_clustered(kernel, grid, dim3(C::kThreads), C::kSmem1, stream,
+                                 dim3(1, 1, static_cast<unsigned>(p.split_k)), a, p.split_k);
+  kernel<<<grid, C::kThreads, C::kSmem1, stream>>>(a, 1);
+  return gpu::get_last_error();
+}
+
+template <class C, int KBI>
+gpu::ErrorCode launch_stage2_kbi(const Args& a, gpu::Stream stream) {
+  static std::atomic<int> smem_set{0};
+  auto kernel = detail::stage2_kernel<C, KBI>;
+  constexpr int kSmem = detail::stage2_smem<C>(KBI * 128);
+  static_assert(C::kTN * C::kBM * 4 <= KBI * (C::kTN + C::kBM) * 128, "the parked tile must fit the operand bytes");
+  if (auto e = ensure_smem(kernel, kSmem, smem_set); e != gpu::kSuccess) return e;
+  const dim3 grid(static_cast<unsigned>(a.model_dim / C::kTN), static_cast<unsigned>(a.max_blocks));
+  kernel<<<grid, C::kThreads, kSmem, stream>>>(a);
+  return gpu::get_last_error();
+}
+
+template <class C>
+gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stream) {
+  switch (a.inter_dim / 128) {
+    case 2: return launch_stage2_kbi<C, 2>(a, stream);
+    case 3: return launch_stage2_kbi<C, 3>(a, stream);
+    case 4: return launch_stage2_kbi<C, 4>(a, stream);
+    default: return gpu::kErrorNotSupported;
+  }
+}
+#else
+// HIP: the MFMA inner loops of these stages do not exist yet; why_not() rejects every instance there.
+template <class C>
+gpu::ErrorCode launch_stage1(const StageParams&, const Args&, gpu::Stream) {
+  return gpu::kErrorNotSupported;
+}
+template <class C>
+gpu::ErrorCode launch_stage2(const StageParams&, const Args&, gpu::Stream) {
+  return gpu::kErrorNotSupported;
+}
+#endif
+
+struct Entry {
+  StageParams params;
+  LaunchFn launch;
+};
+
+// Stage 1: tile_n weight rows (half gate, half up), block_m rows, WN x WM warps, ST stages, split S.
+#define CKTUNE_S1(TN, BM, WN, WM, ST, S)                                                    \
+  Entry{StageParams{0, nullptr, Stage::One, BM, TN, (WN) * (WM), ST, S},                     \
+        &launch_stage1<detail::Cfg<TN, BM, WN, WM, ST>>}
+// Stage 2: tile_n output columns, block_m rows, WN x WM warps; K = inter resident in shared memory.
+#define CKTUNE_S2(TN, BM, WN, WM)                                                           \
+  Entry{StageParams{0, nullptr, Stage::Two, BM, TN, (WN) * (WM), 1, 1},                      \
+        &launch_stage2<detail::Cfg<TN, BM, WN, WM, 1>>}
+
+// Decode blocks (16, 32 rows) stream weights: small CTAs, split-K for the few-experts case.
+// Prefill blocks (64, 128 rows) reuse each weight tile over many rows.
+const std::array kStage1 = {
+    CKTUNE_S1(64, 16, 2, 1, 4, 1),  CKTUNE_S1(64, 16, 2, 1, 4, 2),  CKTUNE_S1(64, 16, 2, 1, 4, 4),
+    CKTUNE_S1(64, 16, 2, 1, 4, 8),  CKTUNE_S1(128, 16, 4, 1, 4, 1), CKTUNE_S1(128, 16, 4, 1, 4, 2),
+    CKTUNE_S1(128, 16, 4, 1, 4, 4), CKTUNE_S1(128, 16, 4, 1, 4, 8),
+    CKTUNE_S1(64, 32, 2, 1, 4, 1),  CKTUNE_S1(64, 32, 2, 1, 4, 2),  CKTUNE_S1(64, 32, 2, 1, 4, 4),
+    CKTUNE_S1(128, 32, 4, 1, 4, 1), CKTUNE_S1(128, 32, 4, 1, 4, 2), CKTUNE_S1(128, 32, 4, 1, 4, 4),
+    CKTUNE_S1(128, 64, 4, 2, 3, 1), CKTUNE_S1(128, 64, 4, 2, 3, 2), CKTUNE_S1(256, 64, 4, 2, 3, 1),
+    CKTUNE_S1(256, 64, 4, 2, 3, 2),
+    CKTUNE_S1(128, 128, 4, 2, 3, 1), CKTUNE_S1(128, 128, 4, 4, 3, 1),
+};
+const std::array kStage2 = {
+    CKTUNE_S2(64, 16, 2, 1),   CKTUNE_S2(128, 16, 4, 1),  CKTUNE_S2(64, 32, 2, 1), CKTUNE_S2(128, 32, 4, 1),
+    CKTUNE_S2(64, 64, 2, 2),   CKTUNE_S2(128, 64, 4, 2),  CKTUNE_S2(64, 128, 2, 4),
+    CKTUNE_S2(128, 128, 4, 4),
+};
+#undef CKTUNE_S1
+#undef CKTUNE_S2
+
+struct Table {
+  std::array<std::string, kStage1.size()> names1;
+  std::array<std::string, kStage2.size()> names2;
+  std::array<StageParams, kStage1.size()> p1;
+  std::array<StageParams, kStage2.size()> p2;
+  Table() {
+    for (size_t i = 0; i < kStage1.size(); ++i) {
+      const StageParams& s = kStage1[i].params;
+      names1[i] = "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
+                  std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
+      p1[i] = s;
+      p1[i].id = static_cast<int>(i);
+      p1[i].name = names1[i].c_str();
+    }
+    for (size_t i = 0; i < kStage2.size(); ++i) {
+      const StageParams& s = kStage2[i].params;
+      names2[i] = "cktune_moe_s2_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
+                  std::to_string(s.warps);
+      p2[i] = s;
+      p2[i].id = static_cast<int>(i);
+      p2[i].name = names2[i].c_str();
+    }
+  }
+};
+
+const Table& table() {
+  static const Table t;
+  return t;
+}
+
+}  // namespace
+
+std::span<const StageParams> stage_instances(Stage stage) {
+  const Table& t = table();
+  if (stage == Stage::One) return {t.p1.data(), t.p1.size()};
+  return {t.p2.data(), t.p2.size()};
+}
+
+const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_dim, int experts, int topk, int sm) {
+#if !defined(CKTUNE_CUDA)
+  (void)p, (void)tokens, (void)model_dim, (void)inter_dim, (void)experts, (void)topk, (void)sm;
+  return "the MoE stage kernels have no AMD (MFMA) implementation yet";
+#else
+  if (tokens < 1 || experts < 1 || topk < 1 || topk > experts) return "bad routing sizes";
+  if (tokens >= (1 << 24) || topk >= 256) return "tokens >= 2^24 or topk >= 256 do not fit the sorted-id packing";
+  if (model_dim % 128 != 0 || inter_dim % 128 != 0) return "model_dim and inter_dim must be multiples of 128";
+  if (sm < 89) return "needs the fp8 warp MMA (sm_89 or newer)";
+  if (p.stage == Stage::One) {
+    if (inter_dim % (p.tile_n / 2) != 0) return "inter_dim is not a multiple of the tile's gate rows";
+    if (p.split_k > 1 && sm < 90) return "split-K reduces through a thread-block cluster (sm_90 or newer)";
+    if (p.split_k > model_dim / 128) return "more K slices than 128-K blocks";
+  } else {
+    if (sm < 90) return "stage 2 accumulates with vector atomics (sm_90 or newer)";
+    if (inter_dim / 128 < 2 || inter_dim / 128 > 4) return "stage 2 holds inter_dim in shared memory: 256..512 only";
+    if (model_dim % p.tile_n != 0) return "model_dim is not a multiple of the tile";
+  }
+  return nullptr;
+#endif
+}
+
+gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream) {
+  if (p.stage == Stage::One) return kStage1[static_cast<size_t>(p.id)].launch(p, a, stream);
+  return kStage2[static_cast<size_t>(p.id)].launch(p, a, stream);
+}
+
+gpu::ErrorCode clear_accumulator(float* acc, size_t elems, gpu::Stream stream) {
+  return gpu::rt::memset_async(acc, 0, elems * sizeof(float), stream);
+}
+
+gpu::ErrorCode finish_output(const float* acc, uint16_t* out, size_t elems, gpu::Stream stream) {
+  const size_t n4 = elems / 4;  // model_dim is a multiple of 128
+  const unsigned blocks = static_cast<unsigned>(std::min<size_t>((n4 + 255) / 256, 132 * 16));
+  detail::finish_kernel<<<std::max(1u, blocks), 256, 0, stream>>>(acc, out, n4);
+  return gpu::get_last_error();
+}
+
+DefaultPick default_pick(int tokens, int model_dim, int inter_dim, int experts, int topk, int cu_num, int sm) {
+  // block_m: the candidate (32, 64, 128) whose stage-1 grid wastes the least of the last wave, as
+  // AITER's untuned heuristic does; then the plain (unsplit) 128-row kernels of that block size.
+  int best_bm = 32;
+  long best_rounds = -1, best_empty = 0;
+  for (int bm : {32, 64, 128}) {
+    const long rows = static_cast<long>(tokens) * topk + static_cast<long>(experts) * bm - topk;
+    const long tiles = (inter_dim / 64) * ((rows + bm - 1) / bm);
+    const long rounds = (tiles + cu_num - 1) / cu_num, empty = cu_num - tiles % cu_num;
+    if (best_rounds < 0 || rounds < best_rounds || (rounds == best_rounds && empty < best_empty))
+      best_bm = bm, best_rounds = rounds, best_empty = empty;
+  }
+  DefaultPick d{best_bm, -1, -1};
+  for (const auto& s : stage_instances(Stage::One))
+    if (s.block_m == best_bm && s.tile_n == 128 && s.split_k == 1 &&
+        !why_not(s, tokens, model_dim, inter_dim, experts, topk, sm))
+      d.stage1 = s.id;
+  for (const auto& s : stage_instances(Stage::Two))
+    if (s.block_m == best_bm && s.tile_n == 128 && d.stage2 < 0 &&
+        !why_not(s, tokens, model_dim, inter_dim, experts, topk, sm))
+      d.stage2 = s.id;
+  return d;
+}
+
+}  // namespace cktune::kernels::moe_2stages

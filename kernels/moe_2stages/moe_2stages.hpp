@@ -1,0 +1,78 @@
+#pragma once
+// Fused MoE, two stages, FP8 block-scaled (AITER family moe_2stages, q_type per_1x128, g1u1, SiLU):
+// the hand-written stage-1 and stage-2 instance tables.
+//
+// The routed (token, slot) pairs arrive sorted by expert in blocks of block_m rows (moe_sorting's
+// outputs, sorting.hpp). Per block, with e = sorted_expert_ids[block]:
+//   stage 1: h = x[token] . w1[e]^T (2*inter columns, K = model_dim), a = silu(h[:inter]) * h[inter:]
+//            (times the routed weight when doweight_stage1), rounded to bf16 into a[token*topk+slot].
+//   stage 2: a row re-quantised per 1x128 to fp8 (scale = amax/448) as AITER does, y = a . w2[e]^T
+//            (model_dim columns, K = inter), out[token] += w_slot * y, accumulated in fp32.
+// XQ [T,D] fp8 e4m3fn, x_scale [T,D/128]; W1 [E,2I,D] fp8, w1_scale [E,2I/128,D/128];
+// W2 [E,D,I] fp8, w2_scale [E,D/128,I/128] (all row-major, plain layout); D and I multiples of 128.
+//
+// Plain data + can-run + launch, like the GEMM table: listing and naming need no device.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "../common/compat.hpp"
+
+namespace cktune::kernels::moe_2stages {
+
+enum class Stage { One = 1, Two = 2 };
+
+struct StageParams {
+  int id;            // index into stage_instances(stage); stable
+  const char* name;  // unique, stable, built from the fields below
+  Stage stage;
+  int block_m;       // sorted rows per block (the CSV block_m); the CTA takes a whole block
+  int tile_n;        // weight rows per CTA (stage 1: gate + up rows, half each)
+  int warps;         // warps per CTA
+  int stages;        // shared-memory pipeline depth (stage 1)
+  int split_k;       // stage 1 only: CTAs along K reducing through a cluster; 1 = none
+};
+
+// Every instance of a stage, in id order.
+std::span<const StageParams> stage_instances(Stage stage);
+
+struct Args {
+  // routing, from moe_sorting
+  const int32_t* sorted_ids;         // [capacity] (slot << 24) | token; pads hold token >= tokens
+  const float* sorted_weights;       // [capacity]
+  const int32_t* sorted_expert_ids;  // [capacity / block_m]
+  const int32_t* num_valid_ids;      // [2]: padded rows in use, tokens
+  int max_blocks;                    // capacity / block_m (grid size; blocks past num_valid_ids exit)
+  int tokens, topk, model_dim, inter_dim, experts;
+  bool doweight_stage1;
+  // stage 1
+  const uint8_t* xq;
+  const float* x_scale;
+  const uint8_t* w1q;
+  const float* w1_scale;
+  uint16_t* a;  // [tokens*topk, inter] bf16 bits: stage 1 writes, stage 2 reads
+  // stage 2
+  const uint8_t* w2q;
+  const float* w2_scale;
+  float* acc;  // [tokens, model_dim] fp32, zero before stage 2 (see clear_accumulator)
+};
+
+// nullptr = can run; else why not. `sm` = compute capability major*10+minor.
+const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_dim, int experts, int topk,
+                    int sm = 90);
+
+// Enqueue one stage. No allocation, no synchronisation.
+gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream);
+
+// acc := 0 (before stage 2) and out[t, n] := bf16(acc[t, n]) (after it).
+gpu::ErrorCode clear_accumulator(float* acc, size_t elems, gpu::Stream stream);
+gpu::ErrorCode finish_output(const float* acc, uint16_t* out, size_t elems, gpu::Stream stream);
+
+// The untuned default for a shape: (stage-1 id, stage-2 id) at block_m 32 unless the shape asks for
+// another, mirroring AITER's default get_block_size_M heuristic (token*topk/experts).
+struct DefaultPick {
+  int block_m, stage1, stage2;
+};
+DefaultPick default_pick(int tokens, int model_dim, int inter_dim, int experts, int topk, int cu_num, int sm = 90);
+
+}  // namespace cktune::kernels::moe_2stages

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# One device call for fused MoE on the GPU (docs/perf.md, "Fused MoE"): the MoE GPU tests, then per
+# grid in configs/grids (moe_2stages_untuned_fmoe_<model>.csv): tune (every pipeline verified), the
+# tuned rows through `merge --check`, `bench --config tuned --against default` (before and after in one
+# interleaved run), and a table per token count: sorting, stage 1, stage 2 and total time, the byte and
+# compute floors, TFLOP/s, GB/s, and for DeepSeek-V3 TP8 the vLLM Triton figures measured by others.
+# Runs on the GPU machine from the repository root with the binaries in .carry/
+# (scripts/build_portable.sh); writes to $OUT (or ./gpu-out).
+# Usage: scripts/gpu_moe.sh [model ...]   (default: dsv3_tp8; others: qwen3_235b_tp4 qwen35_397b)
+#        ROUTING=skewed scripts/gpu_moe.sh ...   (bench and tune with seeded skewed routing)
+set -uo pipefail
+final=${OUT:-$PWD/gpu-out}
+mkdir -p "$final"
+root=$PWD
+bin=$root/.carry/cktune
+gtests=$root/.carry/cktune_gpu_tests
+grids=$root/configs/grids
+routing=${ROUTING:-uniform}
+models=("$@")
+[ ${#models[@]} -eq 0 ] && models=(dsv3_tp8)
+summary=$final/moe_summary.txt
+: > "$summary"
+step() { echo; echo "=== $* ($(date -u +%H:%M:%S))" | tee -a "$summary"; }
+
+if [ "${SKIP_TESTS:-0}" != 1 ]; then
+  step "device"
+  nvidia-smi --query-gpu=index,name,memory.total,clocks.max.sm,driver_version --format=csv | tee -a "$summary"
+  step "gpu tests (MoE sorting and pipelines)"
+  timeout 400 "$gtests" --gtest_brief=1 --gtest_filter='GpuMoe*:*Sort*' 2>&1 | tail -30 | tee -a "$summary"
+fi
+
+routing_flag=()
+[ "$routing" != uniform ] && routing_flag=(--routing "$routing")
+
+for model in "${models[@]}"; do
+  grid=$grids/moe_2stages_untuned_fmoe_$model.csv
+  [ -f "$grid" ] || { echo "no grid $grid" | tee -a "$summary"; continue; }
+  tag=${model}_$routing
+  step "tune $model ($routing routing)"
+  t0=$(date +%s.%N)
+  timeout "${TUNE_TIMEOUT:-420}" "$bin" tune -i "$grid" --family moe_2stages -o "$final/tuned_fmoe_$tag.csv" \
+    -o2 "$final/profile_$tag.csv" --device gpu --no-progress "${routing_flag[@]}" \
+    > "$final/tune_$tag.txt" 2> "$final/tune_$tag.err"
+  rc=$?
+  t1=$(date +%s.%N)
+  echo "tune rc=$rc, wall $(python3 -c "print(f'{$t1-$t0:.1f}')") s" | tee -a "$summary"
+  grep -E "first timing|tuned [0-9]+ of|speed-up|failed" "$final/tune_$tag.err" | tail -5 | tee -a "$summary"
+  "$bin" merge --check "$final/tuned_fmoe_$tag.csv" 2>&1 | tail -2 | tee -a "$summary"
+  step "bench $model: tuned against default, interleaved"
+  timeout "${BENCH_TIMEOUT:-300}" "$bin" bench -i "$grid" --family moe_2stages --device gpu \
+    --config "$final/tuned_fmoe_$tag.csv" --against default -o "$final/bench_$tag.csv" "${routing_flag[@]}" \
+    > "$final/bench_$tag.txt" 2> "$final/bench_$tag.err"
+  echo "bench rc=$?" | tee -a "$summary"
+  python3 - "$final/tuned_fmoe_$tag.csv" "$final/profile_$tag.csv" "$final/bench_$tag.csv" "$model" <<'PY' | tee -a "$summary"
+import csv, math, sys
+tuned, profile, bench, model = sys.argv[1:5]
+vllm = {1: 61.4, 2: 70.5, 4: 84.2, 8: 120.6, 16: 185.5, 32: 293.9, 64: 359.1, 128: 408.2, 256: 435.3,
+        512: 528.8, 1024: 621.8, 2048: 899.7, 4096: 1500.6, 8192: 2699.4, 16384: 5038.5}
+HBM, PEAK = 4.8e12, 1979e12
+def num(x):
+    try:
+        v = float(x)
+        return v if math.isfinite(v) and v > 0 else None
+    except ValueError:
+        return None
+rows = {}
+for r in csv.DictReader(open(tuned)):
+    rows[int(r["token"])] = r
+parts = {}
+for r in csv.DictReader(open(profile)):
+    t = int(r["token"])
+    if rows.get(t) and r["kernelName"] == rows[t]["kernelName1"] + "+" + rows[t]["kernelName2"] and r.get("parts"):
+        parts[t] = dict(kv.split("=") for kv in r["parts"].split(";"))
+        parts[t]["tune_us"] = r["us"]
+after, before = {}, {}
+for r in csv.DictReader(open(bench)):
+    t = int(r["token"])
+    if r["role"] == "dispatch":
+        after[t] = r
+    elif r["role"] == "against":
+        before[t] = r
+print(f"{model}: per token count (µs; total = sorting + stage 1 + stage 2 as one timed pipeline)")
+hdr = "| tokens | block_m | sort | stage 1 | stage 2 | total (tune) | total (bench) | bench/tune | default | tuned vs default | byte floor | compute floor | TFLOP/s | GB/s |"
+if model == "dsv3_tp8":
+    hdr += " vLLM | vs vLLM |"
+print(hdr)
+print("|" + "---|" * (hdr.count("|") - 1))
+ratios, vs_default, agree = [], [], []
+for t in sorted(rows):
+    r = rows[t]
+    D, I, E, k = (int(r[c]) for c in ("model_dim", "inter_dim", "expert", "topk"))
+    active = E * (1 - (1 - k / E) ** t)
+    bytes_per_expert = 3 * D * I + 4 * (3 * D * I) / (128 * 128)
+    byte_floor = active * bytes_per_expert / HBM * 1e6
+    flops = 2 * t * k * 3 * D * I
+    comp_floor = flops / PEAK * 1e6
+    p = parts.get(t, {})
+    tune_us = num(p.get("tune_us", ""))
+    a = after.get(t)
+    b = before.get(t)
+    bus = num(a["us"]) if a else None
+    dus = num(b["us"]) if b else None
+    line = f"| {t} | {r['block_m']} | {p.get('sort', '-')} | {p.get('stage1', '-')} | {p.get('stage2', '-')} | "
+    line += f"{tune_us or '-'} | {bus or '-'} | "
+    line += f"{bus / tune_us:.2f} | " if bus and tune_us else "- | "
+    line += f"{dus or '-'} | " + (f"{dus / bus:.2f}x | " if dus and bus else "- | ")
+    line += f"{byte_floor:.1f} | {comp_floor:.1f} | "
+    line += f"{flops / bus / 1e6:.0f} | {active * bytes_per_expert / bus / 1e3:.0f} |" if bus else "- | - |"
+    if bus and tune_us:
+        agree.append(bus / tune_us)
+    if dus and bus:
+        vs_default.append(dus / bus)
+    if model == "dsv3_tp8":
+        v = vllm.get(t)
+        line += f" {v} | " + (f"{v / bus:.2f}x |" if v and bus else "- |")
+        if v and bus:
+            ratios.append((t, v / bus, bus / byte_floor))
+    print(line)
+g = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+if agree:
+    print(f"bench/tune agreement: {sum(1 for x in agree if abs(x - 1) <= 0.1)} of {len(agree)} within 10% "
+          f"(min {min(agree):.3f}, max {max(agree):.3f})")
+if vs_default:
+    print(f"tuned vs default (interleaved bench): geomean {g(vs_default):.3f}x over {len(vs_default)} shapes")
+if ratios:
+    print(f"vs vLLM Triton (ex-align): geomean {g([x for _, x, _ in ratios]):.2f}x over {len(ratios)} token counts; "
+          f">= 4096 tokens: min {min([x for t, x, _ in ratios if t >= 4096] or [float('nan')]):.2f}x; "
+          f"8..512 tokens: worst {max([f for t, _, f in ratios if 8 <= t <= 512] or [float('nan')]):.2f}x the byte floor")
+PY
+done
+echo "summary in $summary"

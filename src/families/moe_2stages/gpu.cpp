@@ -1,0 +1,340 @@
+// Fused MoE (moe_2stages, FP8 per_1x128, g1u1, SiLU) on the GPU. A candidate is a whole pipeline for
+// one block_m: moe_sorting, a stage-1 instance and a stage-2 instance of that block_m
+// (kernels/moe_2stages). It is verified and timed whole (sorting included) against the CPU reference
+// of the two stages; its parts (sorting, stage 1, stage 2) are then timed alone for the tuned row's
+// us1/us2 (engine: Instance::parts).
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "backends/gpu_backend.hpp"
+#include "cktune/core/error.hpp"
+#include "cktune/engine/family_unit.hpp"
+#include "cktune/engine/policy.hpp"
+#include "cktune/engine/tuned_row.hpp"
+#include "cktune/gpu/runtime.hpp"
+#include "cktune/numerics/random.hpp"
+#include "cktune/ref/moe.hpp"
+#include "kernels/common/compat.hpp"
+#include "kernels/moe_2stages/moe_2stages.hpp"
+#include "kernels/moe_2stages/sorting.hpp"
+
+namespace cktune {
+
+namespace moe = kernels::moe_2stages;
+
+namespace {
+
+constexpr int kBlockMs[] = {16, 32, 64, 128};
+constexpr int kPipelineIdStride = 1000;  // kernelId = stage-1 id * stride + stage-2 id
+
+struct Shape {
+  int T = 0, D = 0, I = 0, E = 0, topk = 0;
+};
+
+Shape shape_of(const ProblemKey& key) {
+  Shape s;
+  s.T = static_cast<int>(key.get_int("token"));
+  s.D = static_cast<int>(key.get_int("model_dim"));
+  s.I = static_cast<int>(key.get_int("inter_dim"));
+  s.E = static_cast<int>(key.get_int("expert"));
+  s.topk = static_cast<int>(key.get_int("topk"));
+  return s;
+}
+
+// The sorted routing of one block_m.
+struct Sorted {
+  int block_m = 0, max_blocks = 0;
+  gpu::DeviceBuffer ids, weights, expert_ids, num_valid, workspace;
+};
+
+struct MoeGpuWorkload;
+
+// The output, and with it the pipeline's intermediate buffers: poisoning the output also poisons the
+// stage-1 output (NaN) and clears every sorted routing's row count, so a candidate that skips a part
+// cannot pass on what an earlier candidate left behind.
+class MoeOutput final : public OutputBuffer {
+ public:
+  MoeOutput(GpuBackend& backend, size_t cells, MoeGpuWorkload& w) : y_(backend, cells, cells), backend_(backend), w_(w) {}
+  void poison() override;
+  void read(std::vector<std::uint16_t>& host) override { y_.read(host); }
+  void corrupt(FaultKind kind) override { y_.corrupt(kind); }
+  std::uint16_t* data() { return y_.data(); }
+
+ private:
+  DeviceOutput y_;
+  GpuBackend& backend_;
+  MoeGpuWorkload& w_;
+};
+
+struct MoeGpuWorkload final : Workload {
+  Shape s;
+  bool doweight_stage1 = false;
+  // per set: inputs (copies of one set at other addresses)
+  std::vector<gpu::DeviceBuffer> xq, xs, w1q, w1s, w2q, w2s;
+  gpu::DeviceBuffer topk_ids, topk_weights;
+  std::vector<Sorted> sorted;  // one per block_m in kBlockMs
+  gpu::DeviceBuffer a, acc;    // stage-1 output, stage-2 accumulator
+  std::optional<MoeOutput> y;
+  GpuBackend* backend = nullptr;
+  int sets() const override { return static_cast<int>(xq.size()); }
+  OutputBuffer& output() override { return *y; }
+  gpu::Stream stream() const { return gpu::as_stream(backend->stream().native()); }
+  Sorted& sorted_for(int block_m) {
+    for (auto& x : sorted)
+      if (x.block_m == block_m) return x;
+    throw Error(fmt::format("moe: no sorted routing prepared for block_m {}", block_m));
+  }
+};
+
+void MoeOutput::poison() {
+  y_.poison();
+  w_.a.memset_async(0xff, backend_.stream());  // bf16 0xffff is a NaN
+  for (auto& so : w_.sorted) so.num_valid.memset_async(0, backend_.stream());
+}
+
+std::string pipeline_name(const moe::StageParams& s1, const moe::StageParams& s2) {
+  return fmt::format("{}+{}", s1.name, s2.name);
+}
+
+class PipelineInstance final : public Instance {
+ public:
+  PipelineInstance(const moe::StageParams& s1, const moe::StageParams& s2, InstanceDesc d, int sm)
+      : Instance(std::move(d)), s1_(s1), s2_(s2), sm_(sm) {}
+
+  std::string why_not(const ProblemKey& key) const override {
+    if (key.get("use_g1u1") != "1") return "only g1u1 (gate and up fused) is implemented";
+    if (key.get("q_type") != "QuantType.per_1x128") return fmt::format("{} is not implemented on the GPU", key.get("q_type"));
+    auto act = activation_from_string(key.get("act_type"));
+    if (!act || *act != Activation::Silu) return fmt::format("{} is not implemented on the GPU", key.get("act_type"));
+    if (key.get("q_dtype_w").find("fnuz") != std::string::npos) return "fp8 e4m3fnuz weights are AMD-only";
+    const Shape s = shape_of(key);
+    for (const auto* p : {&s1_, &s2_})
+      if (const char* why = moe::why_not(*p, s.T, s.D, s.I, s.E, s.topk, sm_)) return why;
+    if (const char* why = moe::sort_why_not(s.T, s.topk, s.E, s1_.block_m)) return why;
+    return {};
+  }
+  void launch(Workload& w, int set) override {
+    for (int p = 0; p < 3; ++p) launch_part(w, set, p);
+  }
+  int parts() const override { return 3; }
+  std::string part_name(int p) const override { return p == 0 ? "sort" : p == 1 ? "stage1" : "stage2"; }
+  void launch_part(Workload& base, int set, int part) override {
+    auto& w = static_cast<MoeGpuWorkload&>(base);
+    const size_t i = static_cast<size_t>(set);
+    Sorted& so = w.sorted_for(s1_.block_m);
+    if (part == 0) {
+      moe::SortArgs sa{};
+      sa.topk_ids = w.topk_ids.as<int32_t>();
+      sa.topk_weights = w.topk_weights.as<float>();
+      sa.expert_mask = nullptr;
+      sa.tokens = w.s.T;
+      sa.topk = w.s.topk;
+      sa.experts = w.s.E;
+      sa.block_m = so.block_m;
+      sa.sorted_ids = so.ids.as<int32_t>();
+      sa.sorted_weights = so.weights.as<float>();
+      sa.sorted_expert_ids = so.expert_ids.as<int32_t>();
+      sa.num_valid_ids = so.num_valid.as<int32_t>();
+      sa.fill_unused = false;  // the stages read only the used rows and blocks
+      sa.workspace = so.workspace.data();
+      sa.workspace_bytes = so.workspace.size();
+      CKTUNE_GPU_CHECK(moe::sort(sa, w.stream()));
+      return;
+    }
+    moe::Args a{};
+    a.sorted_ids = so.ids.as<int32_t>();
+    a.sorted_weights = so.weights.as<float>();
+    a.sorted_expert_ids = so.expert_ids.as<int32_t>();
+    a.num_valid_ids = so.num_valid.as<int32_t>();
+    a.max_blocks = so.max_blocks;
+    a.tokens = w.s.T;
+    a.topk = w.s.topk;
+    a.model_dim = w.s.D;
+    a.inter_dim = w.s.I;
+    a.experts = w.s.E;
+    a.doweight_stage1 = w.doweight_stage1;
+    a.xq = w.xq[i].as<uint8_t>();
+    a.x_scale = w.xs[i].as<float>();
+    a.w1q = w.w1q[i].as<uint8_t>();
+    a.w1_scale = w.w1s[i].as<float>();
+    a.a = w.a.as<uint16_t>();
+    a.w2q = w.w2q[i].as<uint8_t>();
+    a.w2_scale = w.w2s[i].as<float>();
+    a.acc = w.acc.as<float>();
+    const size_t cells = static_cast<size_t>(w.s.T) * static_cast<size_t>(w.s.D);
+    if (part == 1) {
+      CKTUNE_GPU_CHECK(moe::launch(s1_, a, w.stream()));
+      return;
+    }
+    CKTUNE_GPU_CHECK(moe::clear_accumulator(a.acc, cells, w.stream()));
+    CKTUNE_GPU_CHECK(moe::launch(s2_, a, w.stream()));
+    CKTUNE_GPU_CHECK(moe::finish_output(a.acc, w.y->data(), cells, w.stream()));
+  }
+
+ private:
+  moe::StageParams s1_, s2_;
+  int sm_;
+};
+
+struct Pipeline {
+  moe::StageParams s1, s2;
+  InstanceDesc desc;
+};
+
+// Every (stage 1, stage 2) pair of the same block_m: the tuner times the pipelines whole, which
+// contains AITER's choice (best stage 1 and best stage 2 per block_m) and also sees how the two
+// stages and the sorting behave back to back.
+std::vector<Pipeline> pipelines() {
+  std::vector<Pipeline> out;
+  for (const auto& s1 : moe::stage_instances(moe::Stage::One))
+    for (const auto& s2 : moe::stage_instances(moe::Stage::Two)) {
+      if (s1.block_m != s2.block_m) continue;
+      InstanceDesc d;
+      d.id = s1.id * kPipelineIdStride + s2.id;
+      d.name = pipeline_name(s1, s2);
+      d.family = Family::Moe2Stages;
+      d.provider = Provider::Cktune;
+      d.backend = BackendKind::Gpu;
+      d.split_k = s1.split_k;
+      d.params = {{"block_m", std::to_string(s1.block_m)}, {"stage1", s1.name},
+                  {"stage2", s2.name},                     {"s1_tile_n", std::to_string(s1.tile_n)},
+                  {"s1_warps", std::to_string(s1.warps)},  {"s1_split_k", std::to_string(s1.split_k)},
+                  {"s2_tile_n", std::to_string(s2.tile_n)}, {"s2_warps", std::to_string(s2.warps)}};
+      out.push_back({s1, s2, std::move(d)});
+    }
+  return out;
+}
+
+class MoeGpuUnit final : public FamilyUnit {
+ public:
+  std::vector<InstanceDesc> describe() const override {
+    std::vector<InstanceDesc> out;
+    for (auto& p : pipelines()) out.push_back(std::move(p.desc));
+    return out;
+  }
+  std::vector<InstancePtr> instances(Backend& backend) const override {
+    const int sm = static_cast<GpuBackend&>(backend).sm();
+    std::vector<InstancePtr> out;
+    for (auto& p : pipelines()) out.push_back(std::make_unique<PipelineInstance>(p.s1, p.s2, std::move(p.desc), sm));
+    return out;
+  }
+  std::string default_instance(const ProblemKey& key, const Backend& backend) const override {
+    const Shape s = shape_of(key);
+    const auto d = moe::default_pick(s.T, s.D, s.I, s.E, s.topk, backend.device().cu_num,
+                                     static_cast<const GpuBackend&>(backend).sm());
+    if (d.stage1 < 0 || d.stage2 < 0) return {};
+    return pipeline_name(moe::stage_instances(moe::Stage::One)[static_cast<size_t>(d.stage1)],
+                         moe::stage_instances(moe::Stage::Two)[static_cast<size_t>(d.stage2)]);
+  }
+
+  std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol, std::uint64_t seed,
+                                    Backend& backend_base) const override {
+    auto& backend = static_cast<GpuBackend&>(backend_base);
+    const Shape s = shape_of(key);
+    if (key.get("q_type") != "QuantType.per_1x128")
+      throw Error(fmt::format("moe_2stages on the GPU: {} is not implemented", key.get("q_type")),
+                  "only QuantType.per_1x128 (fp8 block scales) has GPU kernels");
+    if (s.D % 128 != 0 || s.I % 128 != 0)
+      throw Error(fmt::format("moe_2stages on the GPU: model_dim {} and inter_dim {} must be multiples of 128", s.D, s.I));
+    auto wl = std::make_unique<MoeGpuWorkload>();
+    wl->backend = &backend;
+    wl->s = s;
+    wl->doweight_stage1 = key.get("doweight_stage1") == "1";
+    gpu::GpuStream& stream = backend.stream();
+
+    const Fp8Format fmt8 = key.get("q_dtype_w").find("fnuz") != std::string::npos ? Fp8Format::E4M3FNUZ : Fp8Format::E4M3FN;
+    MoeInputs in = make_moe_inputs(s.T, s.D, s.I, s.E, s.topk, QuantType::Per1x128, fmt8, seed * 1000003ull);
+    const double set_bytes = static_cast<double>(in.xq.size() + in.w1q.size() + in.w2q.size()) +
+                             4.0 * static_cast<double>(in.x_scale.size() + in.w1_scale.size() + in.w2_scale.size());
+    const int sets = rotation_sets(protocol, backend.device(), backend.policy(), set_bytes);
+    auto upload = [&](std::vector<gpu::DeviceBuffer>& dst, const void* src, size_t bytes) {
+      dst.emplace_back(std::max<size_t>(bytes, 256));
+      dst.back().copy_from_host(src, bytes, stream);
+    };
+    for (int k = 0; k < sets; ++k) {
+      upload(wl->xq, in.xq.data(), in.xq.size());
+      upload(wl->xs, in.x_scale.data(), in.x_scale.size() * 4);
+      upload(wl->w1q, in.w1q.data(), in.w1q.size());
+      upload(wl->w1s, in.w1_scale.data(), in.w1_scale.size() * 4);
+      upload(wl->w2q, in.w2q.data(), in.w2q.size());
+      upload(wl->w2s, in.w2_scale.data(), in.w2_scale.size() * 4);
+    }
+    wl->topk_ids = gpu::DeviceBuffer(in.topk_ids.size() * 4);
+    wl->topk_ids.copy_from_host(in.topk_ids.data(), in.topk_ids.size() * 4, stream);
+    wl->topk_weights = gpu::DeviceBuffer(in.topk_weights.size() * 4);
+    wl->topk_weights.copy_from_host(in.topk_weights.data(), in.topk_weights.size() * 4, stream);
+    for (int bm : kBlockMs) {
+      Sorted so;
+      so.block_m = bm;
+      const size_t cap = static_cast<size_t>(s.T) * s.topk + static_cast<size_t>(s.E) * bm - s.topk;
+      so.max_blocks = static_cast<int>((cap + bm - 1) / bm);
+      so.ids = gpu::DeviceBuffer(static_cast<size_t>(so.max_blocks) * bm * 4);
+      so.weights = gpu::DeviceBuffer(static_cast<size_t>(so.max_blocks) * bm * 4);
+      so.expert_ids = gpu::DeviceBuffer(static_cast<size_t>(so.max_blocks) * 4);
+      so.num_valid = gpu::DeviceBuffer(256);
+      const size_t ws = moe::sort_workspace_bytes(s.T, s.topk, s.E, bm);
+      if (ws == SIZE_MAX) throw Error("moe_sorting: the runtime could not size the sorting workspace");
+      so.workspace = gpu::DeviceBuffer(std::max<size_t>(ws, 256));
+      wl->sorted.push_back(std::move(so));
+    }
+    const size_t cells = static_cast<size_t>(s.T) * s.D;
+    wl->a = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * s.I * 2);
+    wl->acc = gpu::DeviceBuffer(cells * 4);
+    wl->y.emplace(backend, cells, *wl);
+
+    // Reference on the CPU: every token when affordable, else tokens sampled (first and last included).
+    MoeParams mp;
+    mp.act = Activation::Silu;
+    mp.doweight_stage1 = wl->doweight_stage1;
+    mp.quant = QuantType::Per1x128;
+    Reference& ref = wl->reference;
+    ref.rows = s.T;
+    ref.cols = s.D;
+    ref.sampled_rows = reference_rows(s.T, 3.0 * s.topk * static_cast<double>(s.I) * s.D, backend.policy(), seed);
+    if (ref.sampled_rows.empty()) {
+      ref.values.resize(cells);
+      ref_moe_2stages(in, mp, ref.values.data());
+    } else {
+      ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(s.D));
+      ref_moe_2stages_tokens(in, mp, ref.sampled_rows, ref.values.data());
+    }
+    stream.synchronize();
+    return wl;
+  }
+
+  std::vector<std::string> tuned_row(const ProblemKey& key, const DeviceInfo& device, const CandidateResult& winner,
+                                     const InstanceDesc& desc) const override {
+    MoeRowParts parts;
+    parts.block_m = std::stoi(desc.param("block_m"));
+    parts.ksplit = winner.split_k > 1 ? winner.split_k : 0;
+    parts.kernel1 = desc.param("stage1");
+    parts.kernel2 = desc.param("stage2");
+    // us1 / us2: the stages timed alone; without a breakdown, the whole pipeline goes to stage 1.
+    const auto part = [&](const char* name) {
+      for (size_t i = 0; i < winner.part_names.size(); ++i)
+        if (winner.part_names[i] == name) return winner.part_us[i];
+      return -1.0;
+    };
+    parts.us1 = part("stage1");
+    parts.us2 = part("stage2");
+    if (parts.us1 < 0 || parts.us2 < 0) {
+      parts.us1 = winner.time.median_us;
+      parts.us2 = 0;
+    }
+    parts.err1 = parts.err2 = winner.check.err_ratio;  // the pipeline's output, checked whole
+    parts.run_1stage = false;
+    return moe_tuned_row(key, device, parts);
+  }
+};
+
+}  // namespace
+
+const FamilyUnit& moe_2stages_gpu() {
+  static const MoeGpuUnit unit;
+  return unit;
+}
+
+}  // namespace cktune
