@@ -53,7 +53,7 @@ struct SortArgs {
   int tokens = 0, topk = 0, experts = 0, block_m = 0;
   bool fill_unused = true;                // also write the cells past the used rows/blocks (see above)
   SortPath path = SortPath::Auto;         // tests force one; Auto = sort_path()
-  void* workspace = nullptr;              // sort_workspace_bytes() bytes (any alignment of 256)
+  void* workspace = nullptr;              // sort_workspace_bytes() bytes, any alignment (the size has slack)
   size_t workspace_bytes = 0;
 };
 
