@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# AMD compile check without ROCm: compile every kernel TU (kernels/*/*.cu) as HIP for gfx942 with
-# Debian's clang-19 and the HIP headers of Debian's libamdhip64-dev, device side to ISA assembly (so
+# AMD compile check without ROCm: compile every kernel TU (kernels/*/*.cu, moe_2stages/sorting.cu
+# included) as HIP for gfx942 with Debian's clang-19, the HIP headers of Debian's libamdhip64-dev and
+# the rocPRIM headers of librocprim-dev, device side to ISA assembly (so
 # the AMDGPU back end runs: MFMA builtins, register allocation) and host side to a syntax check; also
 # the GPU host wrappers in src/gpu/. Nothing is linked or run: this proves the AMD path compiles, not
 # that it is correct. Usage: scripts/amd_compile_check.sh [--arch gfxNNN] [--device-only] [--keep DIR]
@@ -30,6 +31,8 @@ fi
 hip_include=${HIP_INCLUDE:-/usr/include}
 [ -f "$hip_include/hip/hip_runtime.h" ] || {
   echo "amd_compile_check: no hip/hip_runtime.h under $hip_include (Debian: apt-get install libamdhip64-dev)" >&2; exit 2; }
+[ -f "$hip_include/rocprim/rocprim.hpp" ] || {
+  echo "amd_compile_check: no rocprim/rocprim.hpp under $hip_include (Debian: apt-get install librocprim-dev)" >&2; exit 2; }
 
 out=${keep:-$(mktemp -d)}
 mkdir -p "$out"
@@ -37,8 +40,11 @@ mkdir -p "$out"
 
 # -nogpulib: no ROCm device libraries here, so only device code that needs none (no printf/assert
 # lowering through ockl) can be emitted; -S stops before the device link that would need them.
+# rocPRIM (kernels/common/prim.hpp, from Debian's librocprim-dev 5.3) writes `template f` without a
+# template argument list, which clang 19 diagnoses.
 common=(-x hip -std=c++20 --offload-arch="$arch" -nogpulib
-        -I "$root" -I "$root/include" -I "$root/src" -DCKTUNE_WITH_HIP=1 -Wno-unused-command-line-argument)
+        -I "$root" -I "$root/include" -I "$root/src" -DCKTUNE_WITH_HIP=1 -Wno-unused-command-line-argument
+        -Wno-missing-template-arg-list-after-template-kw)
 # /usr/include is searched already; naming it again with -isystem breaks libstdc++'s #include_next.
 [ "$hip_include" = /usr/include ] || common+=(-isystem "$hip_include")
 

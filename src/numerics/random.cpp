@@ -1,6 +1,7 @@
 #include "cktune/numerics/random.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -39,7 +40,17 @@ std::optional<InputDistribution> input_distribution_from_string(std::string_view
 namespace {
 
 // Stream ids: one per tensor, so adding a tensor never shifts another's values.
-enum : uint64_t { kStreamX = 1, kStreamW, kStreamXScale, kStreamWScale, kStreamW2, kStreamTopk, kStreamTopkWeight };
+enum : uint64_t {
+  kStreamX = 1,
+  kStreamW,
+  kStreamXScale,
+  kStreamWScale,
+  kStreamW2,
+  kStreamTopk,
+  kStreamTopkWeight,
+  kStreamExpertRank,  // MoeRouting::Skewed: the popularity order of the experts
+  kStreamSkewDraw,    // MoeRouting::Skewed: the draws of each token
+};
 
 void require_positive(std::initializer_list<std::pair<const char*, int>> dims, const char* what) {
   for (const auto& [name, v] : dims)
@@ -103,8 +114,97 @@ PtpcGemmInputs make_ptpc_inputs(int M, int N, int K, QDtype dtype, uint64_t seed
   return in;
 }
 
+std::string_view to_string(MoeRouting r) {
+  return enum_text(kMoeRoutingNames, r, "?");
+}
+
+std::optional<MoeRouting> moe_routing_from_string(std::string_view s) {
+  return enum_from_text(kMoeRoutingNames, s);
+}
+
+MoeRoutingTable make_moe_routing(int tokens, int experts, int topk, uint64_t seed, MoeRouting routing, int threads) {
+  require_positive({{"tokens", tokens}, {"experts", experts}, {"topk", topk}}, "moe routing");
+  if (topk > experts) throw Error(fmt::format("moe inputs: topk {} exceeds the number of experts {}", topk, experts));
+  MoeRoutingTable out;
+  out.tokens = tokens;
+  out.experts = experts;
+  out.topk = topk;
+  const size_t T = static_cast<size_t>(tokens), E = static_cast<size_t>(experts);
+  out.topk_ids.resize(T * static_cast<size_t>(topk));
+  out.topk_weights.resize(T * static_cast<size_t>(topk));
+
+  // Skewed: experts by popularity rank (a seeded permutation), and the cumulative Zipf weights of the
+  // ranks, w(r) = (r + 1)^-1.25 = 1 / ((r + 1) * sqrt(sqrt(r + 1))), summed in rank order (doubles,
+  // IEEE-exact operations: the same table on every machine).
+  std::vector<int32_t> by_rank;
+  std::vector<double> cumulative;
+  if (routing == MoeRouting::Skewed) {
+    by_rank.resize(E);
+    std::iota(by_rank.begin(), by_rank.end(), 0);
+    const RandomStream rank(seed, kStreamExpertRank);
+    for (size_t i = E - 1; i > 0; --i)
+      std::swap(by_rank[i], by_rank[rank.below(i, static_cast<uint32_t>(i + 1))]);
+    cumulative.resize(E);
+    double sum = 0.0;
+    for (size_t r = 0; r < E; ++r) {
+      const double x = static_cast<double>(r + 1);
+      sum += 1.0 / (x * std::sqrt(std::sqrt(x)));
+      cumulative[r] = sum;
+    }
+  }
+  constexpr uint64_t kAttempts = 64;  // draws per slot before the fallback (the most popular rank left)
+
+  // Distinct experts per token, positive weights sorted in descending order and normalised to sum 1
+  // (what softmax + top-k + renormalise yields, without exp). Uniform: partial Fisher-Yates. Skewed:
+  // draws by the cumulative weights, a rank already taken by the token is drawn again.
+  const RandomStream rs(seed, kStreamTopk), ws(seed, kStreamTopkWeight), sk(seed, kStreamSkewDraw);
+  parallel_for(tokens, threads, [&](int64_t lo, int64_t hi) {
+    std::vector<int32_t> perm(routing == MoeRouting::Uniform ? E : static_cast<size_t>(topk));
+    std::vector<size_t> taken(static_cast<size_t>(topk));
+    std::vector<float> score(static_cast<size_t>(topk));
+    for (int64_t t = lo; t < hi; ++t) {
+      const uint64_t base = static_cast<uint64_t>(t) * static_cast<uint64_t>(topk);
+      if (routing == MoeRouting::Uniform) {
+        std::iota(perm.begin(), perm.end(), 0);
+        for (int j = 0; j < topk; ++j) {
+          const uint32_t pick = static_cast<uint32_t>(j) + rs.below(base + static_cast<uint64_t>(j), static_cast<uint32_t>(experts - j));
+          std::swap(perm[static_cast<size_t>(j)], perm[pick]);
+        }
+      } else {
+        for (size_t j = 0; j < static_cast<size_t>(topk); ++j) {
+          auto is_taken = [&](size_t r) { return std::find(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(j), r) != taken.begin() + static_cast<std::ptrdiff_t>(j); };
+          size_t rank = E;
+          for (uint64_t a = 0; a < kAttempts && rank == E; ++a) {
+            // 53 random bits scaled to [0, total): an exact double, then the first rank whose cumulative exceeds it.
+            const double u = static_cast<double>(sk.bits((base + j) * kAttempts + a) >> 11) * 0x1p-53 * cumulative.back();
+            size_t r = static_cast<size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
+            r = std::min(r, E - 1);
+            if (!is_taken(r)) rank = r;
+          }
+          for (size_t r = 0; rank == E; ++r)
+            if (!is_taken(r)) rank = r;
+          taken[j] = rank;
+          perm[j] = by_rank[rank];
+        }
+      }
+      for (int j = 0; j < topk; ++j) score[static_cast<size_t>(j)] = 0.05f + ws.uniform(base + static_cast<uint64_t>(j));
+      std::vector<int> order(static_cast<size_t>(topk));
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return score[static_cast<size_t>(a)] > score[static_cast<size_t>(b)]; });
+      float sum = 0.0f;
+      for (float s : score) sum += s;
+      for (int j = 0; j < topk; ++j) {
+        const size_t o = static_cast<size_t>(order[static_cast<size_t>(j)]);
+        out.topk_ids[base + static_cast<size_t>(j)] = perm[o];
+        out.topk_weights[base + static_cast<size_t>(j)] = score[o] / sum;
+      }
+    }
+  });
+  return out;
+}
+
 MoeInputs make_moe_inputs(int tokens, int model_dim, int inter_dim, int experts, int topk, QuantType quant,
-                          Fp8Format fmt, uint64_t seed, InputDistribution dist, int threads) {
+                          Fp8Format fmt, uint64_t seed, InputDistribution dist, int threads, MoeRouting routing) {
   require_positive({{"tokens", tokens}, {"model_dim", model_dim}, {"inter_dim", inter_dim}, {"experts", experts},
                     {"topk", topk}},
                    "moe");
@@ -168,34 +268,9 @@ MoeInputs make_moe_inputs(int tokens, int model_dim, int inter_dim, int experts,
     });
   }
 
-  // Routing: distinct experts per token (partial Fisher-Yates), positive weights sorted in
-  // descending order and normalised to sum 1 (what softmax + top-k + renormalise yields, without exp).
-  in.topk_ids.resize(T * static_cast<size_t>(topk));
-  in.topk_weights.resize(T * static_cast<size_t>(topk));
-  const RandomStream rs(seed, kStreamTopk), ws(seed, kStreamTopkWeight);
-  parallel_for(tokens, threads, [&](int64_t lo, int64_t hi) {
-    std::vector<int32_t> perm(E);
-    std::vector<float> score(static_cast<size_t>(topk));
-    for (int64_t t = lo; t < hi; ++t) {
-      std::iota(perm.begin(), perm.end(), 0);
-      const uint64_t base = static_cast<uint64_t>(t) * static_cast<uint64_t>(topk);
-      for (int j = 0; j < topk; ++j) {
-        const uint32_t pick = static_cast<uint32_t>(j) + rs.below(base + static_cast<uint64_t>(j), static_cast<uint32_t>(experts - j));
-        std::swap(perm[static_cast<size_t>(j)], perm[pick]);
-        score[static_cast<size_t>(j)] = 0.05f + ws.uniform(base + static_cast<uint64_t>(j));
-      }
-      std::vector<int> order(static_cast<size_t>(topk));
-      std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return score[static_cast<size_t>(a)] > score[static_cast<size_t>(b)]; });
-      float sum = 0.0f;
-      for (float s : score) sum += s;
-      for (int j = 0; j < topk; ++j) {
-        const size_t o = static_cast<size_t>(order[static_cast<size_t>(j)]);
-        in.topk_ids[base + static_cast<size_t>(j)] = perm[o];
-        in.topk_weights[base + static_cast<size_t>(j)] = score[o] / sum;
-      }
-    }
-  });
+  MoeRoutingTable r = make_moe_routing(tokens, experts, topk, seed, routing, threads);
+  in.topk_ids = std::move(r.topk_ids);
+  in.topk_weights = std::move(r.topk_weights);
   return in;
 }
 

@@ -81,6 +81,40 @@ struct PtpcGemmInputs {
 PtpcGemmInputs make_ptpc_inputs(int M, int N, int K, QDtype dtype, uint64_t seed,
                                 InputDistribution dist = InputDistribution::Signed);
 
+// How MoE tokens are routed to experts (make_moe_routing / make_moe_inputs). Both draw topk distinct
+// experts per token and the same weights (positive, descending, each row summing to 1); only which
+// experts differs.
+enum class MoeRouting {
+  Uniform,  // every expert equally likely: the default, bit-identical to the generator before routing
+            // choices existed
+  Skewed,   // Zipf-like popularity: the expert of popularity rank r (0 = most popular; ranks are a
+            // seeded permutation of the experts) is drawn with weight 1 / (r + 1)^kMoeSkewExponent,
+            // without replacement within a token
+};
+using MoeRoutingName = EnumName<MoeRouting>;
+inline constexpr MoeRoutingName kMoeRoutingNames[] = {
+    {MoeRouting::Uniform, "uniform"},
+    {MoeRouting::Skewed, "skewed"},
+};
+std::string_view to_string(MoeRouting r);
+std::optional<MoeRouting> moe_routing_from_string(std::string_view s);
+
+// The Zipf exponent of MoeRouting::Skewed. 1.25 = 1 + 1/4, so that r^-s is 1 / (r * sqrt(sqrt(r))):
+// IEEE-exact operations only, no libm (the inputs must be bit-identical on every machine). With 256
+// experts and topk 8 the most popular expert is in about 19 tokens out of 20 and the top 10% of the
+// experts take about 2/3 of the pairs (uniform: 1 in 32 and 1/10).
+inline constexpr double kMoeSkewExponent = 1.25;
+
+struct MoeRoutingTable {
+  int tokens = 0, experts = 0, topk = 0;
+  std::vector<int32_t> topk_ids;    // [T, topk], distinct experts per token
+  std::vector<float> topk_weights;  // [T, topk], positive, descending, each row sums to 1
+};
+// The routing alone (what make_moe_inputs draws for the same seed). A pure function of (seed, sizes,
+// routing): any thread count gives the same table. Throws Error for topk > experts or non-positive sizes.
+MoeRoutingTable make_moe_routing(int tokens, int experts, int topk, uint64_t seed,
+                                 MoeRouting routing = MoeRouting::Uniform, int threads = 0);
+
 // Fused MoE, g1u1. Quantisation QuantType::No keeps bf16 operands; QuantType::Per1x128 quantises x
 // per 1x128 and each expert's weights per 128x128 (bf16 weights are then not kept: at DeepSeek
 // sizes w1 alone is ~1 G elements).
@@ -103,8 +137,9 @@ struct MoeInputs {
   bool quantized() const { return quant == QuantType::Per1x128; }
 };
 // Throws Error for topk > experts, non-positive sizes, or a quant other than No / Per1x128.
+// topk_ids / topk_weights are make_moe_routing(tokens, experts, topk, seed, routing).
 MoeInputs make_moe_inputs(int tokens, int model_dim, int inter_dim, int experts, int topk, QuantType quant,
                           Fp8Format fmt, uint64_t seed, InputDistribution dist = InputDistribution::Signed,
-                          int threads = 0);
+                          int threads = 0, MoeRouting routing = MoeRouting::Uniform);
 
 }  // namespace cktune

@@ -1,8 +1,14 @@
 #include "cktune/numerics/random.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <functional>
+#include <numeric>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -107,6 +113,132 @@ TEST(Random, MoeInputsRoutingAndThreadIndependence) {
   EXPECT_TRUE(n.w1q.empty());
   EXPECT_THROW(make_moe_inputs(4, 128, 128, 2, 3, QuantType::No, Fp8Format::E4M3FN, 5), Error);
   EXPECT_THROW(make_moe_inputs(4, 128, 128, 4, 2, QuantType::PerTensor, Fp8Format::E4M3FN, 5), Error);
+}
+
+// The routing before MoeRouting existed, verbatim: Uniform must reproduce it bit for bit (tuned
+// results and journals of earlier runs were measured on these inputs).
+std::pair<std::vector<int32_t>, std::vector<float>> legacy_uniform_routing(int tokens, int experts, int topk, uint64_t seed) {
+  enum : uint64_t { kStreamTopk = 6, kStreamTopkWeight = 7 };  // their ids in random.cpp
+  const size_t T = static_cast<size_t>(tokens), E = static_cast<size_t>(experts);
+  std::vector<int32_t> ids(T * static_cast<size_t>(topk));
+  std::vector<float> weights(T * static_cast<size_t>(topk));
+  const RandomStream rs(seed, kStreamTopk), ws(seed, kStreamTopkWeight);
+  std::vector<int32_t> perm(E);
+  std::vector<float> score(static_cast<size_t>(topk));
+  for (int64_t t = 0; t < tokens; ++t) {
+    std::iota(perm.begin(), perm.end(), 0);
+    const uint64_t base = static_cast<uint64_t>(t) * static_cast<uint64_t>(topk);
+    for (int j = 0; j < topk; ++j) {
+      const uint32_t pick = static_cast<uint32_t>(j) + rs.below(base + static_cast<uint64_t>(j), static_cast<uint32_t>(experts - j));
+      std::swap(perm[static_cast<size_t>(j)], perm[pick]);
+      score[static_cast<size_t>(j)] = 0.05f + ws.uniform(base + static_cast<uint64_t>(j));
+    }
+    std::vector<int> order(static_cast<size_t>(topk));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return score[static_cast<size_t>(a)] > score[static_cast<size_t>(b)]; });
+    float sum = 0.0f;
+    for (float s : score) sum += s;
+    for (int j = 0; j < topk; ++j) {
+      const size_t o = static_cast<size_t>(order[static_cast<size_t>(j)]);
+      ids[base + static_cast<size_t>(j)] = perm[o];
+      weights[base + static_cast<size_t>(j)] = score[o] / sum;
+    }
+  }
+  return {ids, weights};
+}
+
+TEST(Random, UniformRoutingIsTheRoutingOfBefore) {
+  for (auto [T, E, topk, seed] : {std::array<int, 4>{37, 9, 3, 5}, std::array<int, 4>{513, 256, 8, 11},
+                                  std::array<int, 4>{100, 512, 10, 3}, std::array<int, 4>{5, 10, 10, 1}}) {
+    const auto [ids, weights] = legacy_uniform_routing(T, E, topk, static_cast<uint64_t>(seed));
+    const auto r = make_moe_routing(T, E, topk, static_cast<uint64_t>(seed));
+    EXPECT_EQ(r.topk_ids, ids) << T << " " << E << " " << topk;
+    EXPECT_EQ(r.topk_weights, weights) << T << " " << E << " " << topk;
+    const auto u = make_moe_routing(T, E, topk, static_cast<uint64_t>(seed), MoeRouting::Uniform, 3);
+    EXPECT_EQ(u.topk_ids, ids);
+  }
+  const auto in = make_moe_inputs(37, 256, 192, 9, 3, QuantType::No, Fp8Format::E4M3FN, 5);
+  const auto [ids, weights] = legacy_uniform_routing(37, 9, 3, 5);
+  EXPECT_EQ(in.topk_ids, ids);
+  EXPECT_EQ(in.topk_weights, weights);
+}
+
+struct RoutingStats {
+  double max_share = 0;   // tokens routed to the most popular expert / tokens
+  double top10_share = 0; // pairs on the most popular 10% of the experts / pairs
+  int empty = 0;          // experts without a pair
+};
+
+RoutingStats check_routing(const MoeRoutingTable& r) {
+  std::vector<int64_t> count(static_cast<size_t>(r.experts), 0);
+  for (int t = 0; t < r.tokens; ++t) {
+    std::set<int32_t> seen;
+    float sum = 0;
+    for (int j = 0; j < r.topk; ++j) {
+      const size_t i = static_cast<size_t>(t) * static_cast<size_t>(r.topk) + static_cast<size_t>(j);
+      const int32_t e = r.topk_ids[i];
+      EXPECT_GE(e, 0);
+      EXPECT_LT(e, r.experts);
+      if (e < 0 || e >= r.experts) continue;
+      EXPECT_TRUE(seen.insert(e).second) << "token " << t << " has expert " << e << " twice";
+      ++count[static_cast<size_t>(e)];
+      EXPECT_GT(r.topk_weights[i], 0.0f);
+      if (j > 0) {
+        EXPECT_LE(r.topk_weights[i], r.topk_weights[i - 1]);
+      }
+      sum += r.topk_weights[i];
+    }
+    EXPECT_NEAR(sum, 1.0f, 1e-5f);
+  }
+  std::sort(count.begin(), count.end(), std::greater<>());
+  RoutingStats s;
+  if (count.empty()) return s;
+  s.max_share = static_cast<double>(*std::max_element(count.begin(), count.end())) / r.tokens;
+  const size_t top = std::max<size_t>(1, count.size() / 10);
+  s.top10_share = static_cast<double>(std::accumulate(count.begin(), count.begin() + static_cast<std::ptrdiff_t>(top), int64_t{0})) /
+                  (static_cast<double>(r.tokens) * r.topk);
+  s.empty = static_cast<int>(std::count(count.begin(), count.end(), 0));
+  return s;
+}
+
+TEST(Random, SkewedRoutingHasDistinctExpertsPerTokenAndIsSeeded) {
+  for (auto [T, E, topk] : {std::array<int, 3>{2048, 256, 8}, std::array<int, 3>{1000, 512, 10},
+                            std::array<int, 3>{300, 128, 8}, std::array<int, 3>{50, 10, 10}, std::array<int, 3>{200, 12, 10},
+                            std::array<int, 3>{7, 1, 1}}) {
+    const auto a = make_moe_routing(T, E, topk, 42, MoeRouting::Skewed, 1);
+    const auto b = make_moe_routing(T, E, topk, 42, MoeRouting::Skewed, 4);
+    EXPECT_EQ(a.topk_ids, b.topk_ids) << "thread count changed the routing";
+    EXPECT_EQ(a.topk_weights, b.topk_weights);
+    check_routing(a);
+    if (E > topk) {
+      const auto c = make_moe_routing(T, E, topk, 43, MoeRouting::Skewed, 1);
+      EXPECT_NE(a.topk_ids, c.topk_ids) << "the seed does not change the routing";
+    }
+    // The weights are the uniform routing's: only the experts differ.
+    EXPECT_EQ(a.topk_weights, make_moe_routing(T, E, topk, 42).topk_weights);
+  }
+  const auto in = make_moe_inputs(64, 128, 128, 32, 4, QuantType::No, Fp8Format::E4M3FN, 9,
+                                  InputDistribution::Signed, 0, MoeRouting::Skewed);
+  EXPECT_EQ(in.topk_ids, make_moe_routing(64, 32, 4, 9, MoeRouting::Skewed).topk_ids);
+  EXPECT_THROW(make_moe_routing(4, 2, 3, 1, MoeRouting::Skewed), Error);
+  EXPECT_EQ(to_string(MoeRouting::Skewed), "skewed");
+  EXPECT_EQ(moe_routing_from_string("uniform"), MoeRouting::Uniform);
+  EXPECT_FALSE(moe_routing_from_string("zipf").has_value());
+}
+
+TEST(Random, SkewedRoutingIsSkewedAndUniformIsNot) {
+  for (auto [E, topk] : {std::array<int, 2>{256, 8}, std::array<int, 2>{512, 10}, std::array<int, 2>{128, 8}}) {
+    const int T = 4096;
+    const RoutingStats skew = check_routing(make_moe_routing(T, E, topk, 7, MoeRouting::Skewed));
+    const RoutingStats uni = check_routing(make_moe_routing(T, E, topk, 7, MoeRouting::Uniform));
+    std::printf("E=%d topk=%d: skewed max %.3f top10%% %.3f empty %d; uniform max %.3f top10%% %.3f empty %d\n", E, topk,
+                skew.max_share, skew.top10_share, skew.empty, uni.max_share, uni.top10_share, uni.empty);
+    EXPECT_GT(skew.max_share, 0.8) << E;     // about 0.95
+    EXPECT_GT(skew.top10_share, 0.5) << E;   // about 0.6 to 0.75
+    EXPECT_LT(uni.max_share, 0.1) << E;      // about topk / E
+    EXPECT_LT(uni.top10_share, 0.15) << E;   // about 0.1
+    EXPECT_EQ(uni.empty, 0);
+  }
 }
 
 }  // namespace

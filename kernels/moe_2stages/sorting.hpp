@@ -1,0 +1,80 @@
+#pragma once
+// AITER's moe_sorting on the GPU: the exact outputs of the CPU reference cktune::moe_sorting()
+// (include/cktune/ref/moe.hpp; ../shared/docs/aiter-kernels.md §6).
+//
+//   sorted_ids        [capacity]   experts in increasing id order; within an expert the routed pairs in
+//                                  (token, slot) order packed as (slot << 24) | token; each expert's run
+//                                  padded with (topk << 24) | tokens up to a multiple of block_m;
+//                                  experts with no pair (or masked) get no rows
+//   sorted_weights    [capacity]   topk_weights of each pair, 0 for padding
+//   sorted_expert_ids [max_blocks] one expert id per block of block_m rows; with an expert mask the
+//                                  local id (expert - masked experts below it); -1 past the last block
+//   num_valid_ids     [2]          {rows in used blocks (a multiple of block_m), tokens}
+//   capacity = tokens*topk + experts*block_m - topk, max_blocks = ceil(capacity / block_m)
+//
+// Defined cells: with fill_unused (the default) every cell of the four outputs is written, equal to
+// the reference everywhere (pad value / 0 / -1 past num_valid_ids[0] and past the last used block).
+// Without it only sorted_ids/sorted_weights [0, num_valid_ids[0]), sorted_expert_ids
+// [0, num_valid_ids[0] / block_m) and num_valid_ids are written (AITER's kernels read no more); the
+// rest keeps whatever it held.
+//
+// Two paths, chosen by sort_path() unless SortArgs::path forces one:
+//  - SingleBlock: tokens*topk <= 8192 and experts <= 1024: one launch of one thread block (block
+//    radix sort of (expert, flat index), boundaries, block scan over experts, scatter). No workspace.
+//  - DeviceRadix: anything up to capacity < 2^31 and experts <= 4096: key generation, a device-wide
+//    radix sort of (expert, flat index) pairs (stable, so (token, slot) order within an expert), run
+//    boundaries, a one-block scan over experts, one scatter/fill kernel. Needs sort_workspace_bytes().
+// Every launch re-initialises what it reads from the workspace: calls are repeatable on the same
+// buffers, and the workspace carries nothing between calls.
+//
+// Expert ids outside [0, experts) are dropped like pairs of masked experts (the reference throws).
+// Nothing here names a vendor type beyond compat.hpp; CUB / rocPRIM live in kernels/common/prim.hpp.
+#include <cstddef>
+#include <cstdint>
+
+#include "../common/compat.hpp"
+
+namespace cktune::kernels::moe_2stages {
+
+enum class SortPath { Auto, SingleBlock, DeviceRadix };
+
+inline constexpr int kSortSingleBlockMaxPairs = 8192;   // tokens*topk handled by one thread block
+inline constexpr int kSortSingleBlockMaxExperts = 1024;
+inline constexpr int kSortMaxExperts = 4096;
+
+struct SortArgs {
+  const int32_t* topk_ids = nullptr;      // [tokens, topk]
+  const float* topk_weights = nullptr;    // [tokens, topk]; nullptr: sorted_weights are all 0
+  const int32_t* expert_mask = nullptr;   // [experts], nonzero = local; nullptr: every expert is local
+  int32_t* sorted_ids = nullptr;          // [sort_capacity()]
+  float* sorted_weights = nullptr;        // [sort_capacity()]; nullptr: not written
+  int32_t* sorted_expert_ids = nullptr;   // [sort_max_blocks()]
+  int32_t* num_valid_ids = nullptr;       // [2]
+  int tokens = 0, topk = 0, experts = 0, block_m = 0;
+  bool fill_unused = true;                // also write the cells past the used rows/blocks (see above)
+  SortPath path = SortPath::Auto;         // tests force one; Auto = sort_path()
+  void* workspace = nullptr;              // sort_workspace_bytes() bytes, any alignment (the size has slack)
+  size_t workspace_bytes = 0;
+};
+
+// tokens*topk + experts*block_m - topk (entries of sorted_ids / sorted_weights); 0 for bad sizes.
+size_t sort_capacity(int tokens, int topk, int experts, int block_m);
+// ceil(sort_capacity / block_m) (entries of sorted_expert_ids); 0 for bad sizes.
+size_t sort_max_blocks(int tokens, int topk, int experts, int block_m);
+
+// nullptr = sort() can run these sizes (on `path`); otherwise a sentence saying why not.
+const char* sort_why_not(int tokens, int topk, int experts, int block_m, SortPath path = SortPath::Auto);
+
+// The path Auto takes for these sizes.
+SortPath sort_path(int tokens, int topk, int experts);
+
+// Device scratch sort() needs (0 on the SingleBlock path). The DeviceRadix size comes from the
+// CUB/rocPRIM size query and needs a current device; SIZE_MAX when the runtime cannot answer.
+size_t sort_workspace_bytes(int tokens, int topk, int experts, int block_m, SortPath path = SortPath::Auto);
+
+// Enqueue the sorting on `stream`. No synchronisation, no allocation. Returns kErrorInvalidValue when
+// sort_why_not() objects, a required pointer is null or the workspace is too small; otherwise the
+// launch error, if any.
+gpu::ErrorCode sort(const SortArgs& a, gpu::Stream stream);
+
+}  // namespace cktune::kernels::moe_2stages
