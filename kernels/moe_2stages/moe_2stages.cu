@@ -156,7 +156,7 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
     if (p.split_k > 1 && sm < 90) return "split-K reduces through a thread-block cluster (sm_90 or newer)";
     if (p.split_k > model_dim / 128) return "more K slices than 128-K blocks";
   } else {
-    if (sm < 90) return "stage 2 accumulates with vector atomics (sm_90 or newer)";
+
     if (inter_dim / 128 < 2 || inter_dim / 128 > 4) return "stage 2 holds inter_dim in shared memory: 256..512 only";
     if (model_dim % p.tile_n != 0) return "model_dim is not a multiple of the tile";
   }
@@ -169,14 +169,19 @@ gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream) {
   return kStage2[static_cast<size_t>(p.id)].launch(p, a, stream);
 }
 
-gpu::ErrorCode clear_accumulator(float* acc, size_t elems, gpu::Stream stream) {
-  return gpu::rt::memset_async(acc, 0, elems * sizeof(float), stream);
+gpu::ErrorCode quantize_stage1(const Args& a, gpu::Stream stream) {
+  const size_t warps = static_cast<size_t>(a.tokens) * a.topk * (a.inter_dim / 128);
+  const unsigned blocks = static_cast<unsigned>(std::min<size_t>((warps * 32 + 255) / 256, 132 * 32));
+  detail::quantize_a_kernel<<<std::max(1u, blocks), 256, 0, stream>>>(a.a, a.aq, a.a_scale, a.tokens * a.topk,
+                                                                       a.inter_dim);
+  return gpu::get_last_error();
 }
 
-gpu::ErrorCode finish_output(const float* acc, uint16_t* out, size_t elems, gpu::Stream stream) {
-  const size_t n4 = elems / 4;  // model_dim is a multiple of 128
-  const unsigned blocks = static_cast<unsigned>(std::min<size_t>((n4 + 255) / 256, 132 * 16));
-  detail::finish_kernel<<<std::max(1u, blocks), 256, 0, stream>>>(acc, out, n4);
+gpu::ErrorCode reduce_slots(const uint16_t* y_slots, uint16_t* out, int tokens, int topk, int model_dim,
+                            gpu::Stream stream) {
+  const size_t threads = static_cast<size_t>(tokens) * (model_dim / 8);  // model_dim is a multiple of 128
+  const unsigned blocks = static_cast<unsigned>(std::min<size_t>((threads + 255) / 256, 132 * 32));
+  detail::reduce_slots_kernel<<<std::max(1u, blocks), 256, 0, stream>>>(y_slots, out, tokens, topk, model_dim);
   return gpu::get_last_error();
 }
 

@@ -7,7 +7,8 @@
 //   stage 1: h = x[token] . w1[e]^T (2*inter columns, K = model_dim), a = silu(h[:inter]) * h[inter:]
 //            (times the routed weight when doweight_stage1), rounded to bf16 into a[token*topk+slot].
 //   stage 2: a row re-quantised per 1x128 to fp8 (scale = amax/448) as AITER does, y = a . w2[e]^T
-//            (model_dim columns, K = inter), out[token] += w_slot * y, accumulated in fp32.
+//            (model_dim columns, K = inter), y_slots[token*topk+slot] = bf16(w_slot * y); then
+//            out[token] = sum over slots, in fp32 (reduce_slots).
 // XQ [T,D] fp8 e4m3fn, x_scale [T,D/128]; W1 [E,2I,D] fp8, w1_scale [E,2I/128,D/128];
 // W2 [E,D,I] fp8, w2_scale [E,D/128,I/128] (all row-major, plain layout); D and I multiples of 128.
 //
@@ -50,11 +51,13 @@ struct Args {
   const float* x_scale;
   const uint8_t* w1q;
   const float* w1_scale;
-  uint16_t* a;  // [tokens*topk, inter] bf16 bits: stage 1 writes, stage 2 reads
+  uint16_t* a;     // [tokens*topk, inter] bf16 bits: stage 1 writes
+  uint8_t* aq;     // [tokens*topk, inter] fp8: `a` re-quantised per 1x128 (quantize_stage1), stage 2 reads
+  float* a_scale;  // [tokens*topk, inter/128]
   // stage 2
   const uint8_t* w2q;
   const float* w2_scale;
-  float* acc;  // [tokens, model_dim] fp32, zero before stage 2 (see clear_accumulator)
+  uint16_t* y_slots;  // [tokens*topk, model_dim] bf16: stage 2 writes each slot's weighted row
 };
 
 // nullptr = can run; else why not. `sm` = compute capability major*10+minor.
@@ -64,9 +67,11 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
 // Enqueue one stage. No allocation, no synchronisation.
 gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream);
 
-// acc := 0 (before stage 2) and out[t, n] := bf16(acc[t, n]) (after it).
-gpu::ErrorCode clear_accumulator(float* acc, size_t elems, gpu::Stream stream);
-gpu::ErrorCode finish_output(const float* acc, uint16_t* out, size_t elems, gpu::Stream stream);
+// aq / a_scale := `a` re-quantised per 1x128 (after stage 1, before stage 2).
+gpu::ErrorCode quantize_stage1(const Args& a, gpu::Stream stream);
+// out[t, :] = bf16(sum of the topk rows y_slots[t*topk + k, :]) (after stage 2).
+gpu::ErrorCode reduce_slots(const uint16_t* y_slots, uint16_t* out, int tokens, int topk, int model_dim,
+                            gpu::Stream stream);
 
 // The untuned default for a shape: (stage-1 id, stage-2 id) at block_m 32 unless the shape asks for
 // another, mirroring AITER's default get_block_size_M heuristic (token*topk/experts).

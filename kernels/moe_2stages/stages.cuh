@@ -11,10 +11,13 @@
 // them, so SiLU gating happens in the CTA. Split-K: the S CTAs of a tile form a thread-block cluster
 // (1 x 1 x S); each parks its fp32 tile in shared memory and CTA rank r reduces its share of the
 // tile's outputs over q = 0..S-1 in that fixed order (no workspace, no atomics, deterministic).
-// Stage 2: a CTA owns tile_n output columns of one block; it re-quantises the block's stage-1 rows
-// per 1x128 into shared memory itself (every CTA of the block does the same small amount of work),
-// and adds its weighted rows into the fp32 accumulator with vector atomics (slots of a token land in
-// different blocks, so their sum has no fixed order: the result is exact up to fp32 rounding order).
+// Between the stages, quantize_a_kernel re-quantises stage 1's bf16 output per 1x128 (AITER's stage-1
+// output format for a blockscale stage 2). Stage 2: a CTA owns tile_n output columns of one block,
+// and stores its rows, times the routed weight, as bf16 into the per-slot buffer y[token*topk + slot]
+// with plain vector stores. A reduction kernel then sums each token's topk rows in fp32, in slot order,
+// into the bf16 output: no atomics, a fixed order, deterministic. (An earlier version added into an fp32
+// accumulator with float4 atomics; it was not slower, 8.68 vs 8.63 ms for stage 2 at 16384 tokens with
+// the same tiles, but its sum had no fixed order.)
 #include <cstdint>
 
 #include "../common/arch_sm90.hpp"
@@ -309,35 +312,25 @@ __global__ void __launch_bounds__(C::kThreads) stage2_kernel(const Args a) {
   load_rows<BM>(a, block, rows);
   __syncthreads();
 
-  // 2. Re-quantise the block's stage-1 rows per 1x128 (one warp per (row, k-block); 4 values a lane).
-  for (int job = warp; job < BM * KBI; job += C::kWarps) {
-    const int r = job / KBI, kb = job % KBI;
-    const RowInfo ri = rows[r];
-    uint8_t* dst = smem + kb * kKbBytes + TN * 128 + swz<128>(r, lane >> 2) + (lane & 3) * 4;
-    if (ri.token < 0) {
-      *reinterpret_cast<uint32_t*>(dst) = 0u;
-      if (lane == 0) ascale[kb * BM + r] = 0.f;
-      continue;
-    }
-    const uint2 raw = *reinterpret_cast<const uint2*>(
-        a.a + (static_cast<size_t>(ri.token) * a.topk + ri.slot) * I + kb * 128 + lane * 4);
-    float v[4] = {gpu::bf16_bits_to_f32(static_cast<uint16_t>(raw.x & 0xffffu)),
-                  gpu::bf16_bits_to_f32(static_cast<uint16_t>(raw.x >> 16)),
-                  gpu::bf16_bits_to_f32(static_cast<uint16_t>(raw.y & 0xffffu)),
-                  gpu::bf16_bits_to_f32(static_cast<uint16_t>(raw.y >> 16))};
-    float amax = fmaxf(fmaxf(fabsf(v[0]), fabsf(v[1])), fmaxf(fabsf(v[2]), fabsf(v[3])));
+  // 2. The block's re-quantised stage-1 rows (quantize_a_kernel) and their scales, gathered through the
+  //    sorted ids; padding rows load as zeros with zero scales.
 #pragma unroll
-    for (int off = 16; off > 0; off >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, off));
-    const float scale = amax > 0.f ? amax / 448.0f : 1.0f;
-    uint32_t packed = 0;
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      const __nv_fp8_storage_t q = __nv_cvt_float_to_fp8(v[k] / scale, __NV_SATFINITE, __NV_E4M3);
-      packed |= static_cast<uint32_t>(q) << (8 * k);
+  for (int kb = 0; kb < KBI; ++kb) {
+    for (int c = tid; c < BM * 8; c += T) {
+      const int r = c >> 3, ch = c & 7;
+      const RowInfo ri = rows[r];
+      const size_t row = ri.token >= 0 ? static_cast<size_t>(ri.token) * a.topk + ri.slot : 0;
+      cp_async_16(s0 + kb * kKbBytes + TN * 128 + swz<128>(r, ch), a.aq + row * I + kb * 128 + ch * 16,
+                  ri.token >= 0 ? 16 : 0);
     }
-    *reinterpret_cast<uint32_t*>(dst) = packed;
-    if (lane == 0) ascale[kb * BM + r] = scale;
   }
+  for (int c = tid; c < BM * KBI; c += T) {
+    const int kb = c / BM, r = c % BM;
+    const RowInfo ri = rows[r];
+    const size_t row = ri.token >= 0 ? static_cast<size_t>(ri.token) * a.topk + ri.slot : 0;
+    cp_async_4(smem_u32(ascale + kb * BM + r), a.a_scale + row * KBI + kb, ri.token >= 0 ? 4 : 0);
+  }
+  cp_async_commit();
 
   float acc[C::kMI][C::kNJ][4], tmp[C::kMI][C::kNJ][4];
 #pragma unroll
@@ -360,28 +353,81 @@ __global__ void __launch_bounds__(C::kThreads) stage2_kernel(const Args a) {
   float* tile = reinterpret_cast<float*>(smem);  // [BM][TN]; fits in the first k-block's bytes? see launch
   park<C>(tile, acc, wn, wm, lane);
   __syncthreads();
-  // 3. out[token, n0 .. n0+TN) += w * tile[row]: 4 columns a thread, vector atomics.
-  constexpr int V = TN / 4;
+  // 3. y[token*topk + slot, n0 .. n0+TN) = bf16(w * tile[row]): 8 columns a thread, 16-byte stores.
+  constexpr int V = TN / 8;
   for (int o = tid; o < BM * V; o += T) {
-    const int ml = o / V, c = (o % V) * 4;
+    const int ml = o / V, c = (o % V) * 8;
     const RowInfo ri = rows[ml];
     if (ri.token < 0) continue;
     const float w = a.doweight_stage1 ? 1.0f : ri.weight;
-    const float4 v = *reinterpret_cast<const float4*>(tile + ml * TN + c);
-    float4* dst = reinterpret_cast<float4*>(a.acc + static_cast<size_t>(ri.token) * D + n0 + c);
-    atomicAdd(dst, make_float4(v.x * w, v.y * w, v.z * w, v.w * w));
+    const float4 v0 = *reinterpret_cast<const float4*>(tile + ml * TN + c);
+    const float4 v1 = *reinterpret_cast<const float4*>(tile + ml * TN + c + 4);
+    uint4 packed;
+    packed.x = gpu::pack_bf16x2(v0.x * w, v0.y * w);
+    packed.y = gpu::pack_bf16x2(v0.z * w, v0.w * w);
+    packed.z = gpu::pack_bf16x2(v1.x * w, v1.y * w);
+    packed.w = gpu::pack_bf16x2(v1.z * w, v1.w * w);
+    *reinterpret_cast<uint4*>(a.y_slots + (static_cast<size_t>(ri.token) * a.topk + ri.slot) * D + n0 + c) = packed;
   }
 #endif
 }
 
-__global__ void finish_kernel(const float* __restrict__ acc, uint16_t* __restrict__ out, size_t n4) {
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n4;
+// Stage 1's output re-quantised per 1x128 for stage 2, as AITER does: scale = amax/448, round to nearest
+// even, saturating. One warp per (row, 128-column block), 4 values a lane; rows = tokens*topk.
+__global__ void quantize_a_kernel(const uint16_t* __restrict__ a, uint8_t* __restrict__ aq,
+                                  float* __restrict__ a_scale, int rows, int inter) {
+#if defined(CKTUNE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+  const int lane = threadIdx.x & 31;
+  const int kbs = inter / 128;
+  const long long jobs = static_cast<long long>(rows) * kbs;
+  for (long long job = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32; job < jobs;
+       job += static_cast<long long>(gridDim.x) * blockDim.x / 32) {
+    const size_t r = static_cast<size_t>(job / kbs), kb = static_cast<size_t>(job % kbs);
+    const uint2 raw = *reinterpret_cast<const uint2*>(a + r * inter + kb * 128 + lane * 4);
+    float v[4] = {gpu::bf16_bits_to_f32(static_cast<uint16_t>(raw.x & 0xffffu)),
+                  gpu::bf16_bits_to_f32(static_cast<uint16_t>(raw.x >> 16)),
+                  gpu::bf16_bits_to_f32(static_cast<uint16_t>(raw.y & 0xffffu)),
+                  gpu::bf16_bits_to_f32(static_cast<uint16_t>(raw.y >> 16))};
+    float amax = fmaxf(fmaxf(fabsf(v[0]), fabsf(v[1])), fmaxf(fabsf(v[2]), fabsf(v[3])));
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, off));
+    const float scale = amax > 0.f ? amax / 448.0f : 1.0f;
+    uint32_t packed = 0;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const __nv_fp8_storage_t q = __nv_cvt_float_to_fp8(v[k] / scale, __NV_SATFINITE, __NV_E4M3);
+      packed |= static_cast<uint32_t>(q) << (8 * k);
+    }
+    *reinterpret_cast<uint32_t*>(aq + r * inter + kb * 128 + lane * 4) = packed;
+    if (lane == 0) a_scale[r * kbs + kb] = scale;
+  }
+#endif
+}
+
+// out[t, :] = bf16(sum over slots k = 0..topk-1 of y[t*topk + k, :]), fp32 sum in slot order.
+__global__ void reduce_slots_kernel(const uint16_t* __restrict__ y, uint16_t* __restrict__ out, int tokens, int topk,
+                                    int model_dim) {
+  const size_t per_row = static_cast<size_t>(model_dim) / 8;  // 8 bf16 a thread
+  const size_t total = static_cast<size_t>(tokens) * per_row;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < total;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    const float4 v = reinterpret_cast<const float4*>(acc)[i];
-    uint2 o;
-    o.x = gpu::pack_bf16x2(v.x, v.y);
-    o.y = gpu::pack_bf16x2(v.z, v.w);
-    reinterpret_cast<uint2*>(out)[i] = o;
+    const size_t t = i / per_row, c = (i % per_row) * 8;
+    float s[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
+    for (int k = 0; k < topk; ++k) {
+      const uint4 v = *reinterpret_cast<const uint4*>(y + (t * topk + k) * model_dim + c);
+      const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        s[2 * q] += gpu::bf16_bits_to_f32(static_cast<uint16_t>(w[q] & 0xffffu));
+        s[2 * q + 1] += gpu::bf16_bits_to_f32(static_cast<uint16_t>(w[q] >> 16));
+      }
+    }
+    uint4 o;
+    o.x = gpu::pack_bf16x2(s[0], s[1]);
+    o.y = gpu::pack_bf16x2(s[2], s[3]);
+    o.z = gpu::pack_bf16x2(s[4], s[5]);
+    o.w = gpu::pack_bf16x2(s[6], s[7]);
+    *reinterpret_cast<uint4*>(out + t * model_dim + c) = o;
   }
 }
 

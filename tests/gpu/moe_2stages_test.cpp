@@ -39,14 +39,16 @@ TEST(GpuMoe, EveryPipelineMatchesTheReference) {
   const std::uint64_t seed =
       static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
-  // token, model_dim, inter_dim, experts, topk, doweight_stage1
-  const int shapes[][6] = {{1, 1024, 256, 16, 4, 0},  {3, 7168, 256, 256, 8, 0}, {37, 512, 384, 8, 2, 1},
-                           {300, 768, 512, 32, 8, 0}, {129, 1024, 256, 4, 4, 0}, {1000, 512, 256, 64, 6, 1}};
-  Protocol protocol;
-  protocol.rotate = 1;
+  // token, model_dim, inter_dim, experts, topk, doweight_stage1, skewed routing
+  const int shapes[][7] = {{1, 1024, 256, 16, 4, 0, 0},  {3, 7168, 256, 256, 8, 0, 0}, {37, 512, 384, 8, 2, 1, 0},
+                           {300, 768, 512, 32, 8, 0, 0}, {129, 1024, 256, 4, 4, 0, 0}, {1000, 512, 256, 64, 6, 1, 0},
+                           {64, 1024, 256, 32, 8, 0, 1}, {257, 512, 384, 128, 8, 1, 1}};
   int passed = 0;
   std::set<std::string> ran;
   for (const auto& s : shapes) {
+    Protocol protocol;
+    protocol.rotate = 1;
+    protocol.routing = s[6] ? "skewed" : "uniform";
     ProblemKey k = key(s[0], s[1], s[2], s[3], s[4], s[5] != 0);
     auto wl = unit.prepare(k, protocol, seed + static_cast<std::uint64_t>(s[0]), *backend);
     for (auto& inst : unit.instances(*backend)) {
@@ -54,7 +56,8 @@ TEST(GpuMoe, EveryPipelineMatchesTheReference) {
       for (int round = 0; round < 2; ++round) {
         CheckResult r = run_and_check(*inst, *wl, Tolerance::moe());
         EXPECT_EQ(r.verdict, Verdict::Passed)
-            << inst->desc().name << " on " << k.to_string() << " (run " << round + 1 << "): " << r.reason;
+            << inst->desc().name << " on " << k.to_string() << " (" << protocol.routing << " routing, run " << round + 1
+            << "): " << r.reason;
         if (r.verdict == Verdict::Passed && round == 1) {
           ++passed;
           ran.insert(inst->desc().name);

@@ -76,7 +76,7 @@ struct MoeGpuWorkload final : Workload {
   std::vector<gpu::DeviceBuffer> xq, xs, w1q, w1s, w2q, w2s;
   gpu::DeviceBuffer topk_ids, topk_weights;
   std::vector<Sorted> sorted;  // one per block_m in kBlockMs
-  gpu::DeviceBuffer a, acc;    // stage-1 output, stage-2 accumulator
+  gpu::DeviceBuffer a, aq, a_scale, y_slots;  // stage-1 output (bf16, re-quantised), stage-2 per-slot rows
   std::optional<MoeOutput> y;
   GpuBackend* backend = nullptr;
   int sets() const override { return static_cast<int>(xq.size()); }
@@ -92,6 +92,8 @@ struct MoeGpuWorkload final : Workload {
 void MoeOutput::poison() {
   y_.poison();
   w_.a.memset_async(0xff, backend_.stream());  // bf16 0xffff is a NaN
+  w_.aq.memset_async(0xff, backend_.stream());  // fp8 e4m3fn 0xff is a NaN
+  w_.y_slots.memset_async(0xff, backend_.stream());
   for (auto& so : w_.sorted) so.num_valid.memset_async(0, backend_.stream());
 }
 
@@ -163,15 +165,16 @@ class PipelineInstance final : public Instance {
     a.a = w.a.as<uint16_t>();
     a.w2q = w.w2q[i].as<uint8_t>();
     a.w2_scale = w.w2s[i].as<float>();
-    a.acc = w.acc.as<float>();
-    const size_t cells = static_cast<size_t>(w.s.T) * static_cast<size_t>(w.s.D);
-    if (part == 1) {
+    a.aq = w.aq.as<uint8_t>();
+    a.a_scale = w.a_scale.as<float>();
+    a.y_slots = w.y_slots.as<uint16_t>();
+    if (part == 1) {  // stage 1 and its re-quantisation for stage 2
       CKTUNE_GPU_CHECK(moe::launch(s1_, a, w.stream()));
+      CKTUNE_GPU_CHECK(moe::quantize_stage1(a, w.stream()));
       return;
     }
-    CKTUNE_GPU_CHECK(moe::clear_accumulator(a.acc, cells, w.stream()));
     CKTUNE_GPU_CHECK(moe::launch(s2_, a, w.stream()));
-    CKTUNE_GPU_CHECK(moe::finish_output(a.acc, w.y->data(), cells, w.stream()));
+    CKTUNE_GPU_CHECK(moe::reduce_slots(a.y_slots, w.y->data(), w.s.T, w.s.topk, w.s.D, w.stream()));
   }
 
  private:
@@ -246,7 +249,10 @@ class MoeGpuUnit final : public FamilyUnit {
     gpu::GpuStream& stream = backend.stream();
 
     const Fp8Format fmt8 = key.get("q_dtype_w").find("fnuz") != std::string::npos ? Fp8Format::E4M3FNUZ : Fp8Format::E4M3FN;
-    MoeInputs in = make_moe_inputs(s.T, s.D, s.I, s.E, s.topk, QuantType::Per1x128, fmt8, seed * 1000003ull);
+    const auto routing = moe_routing_from_string(protocol.routing);
+    if (!routing) throw Error(fmt::format("unknown MoE routing '{}'", protocol.routing), "use uniform or skewed");
+    MoeInputs in = make_moe_inputs(s.T, s.D, s.I, s.E, s.topk, QuantType::Per1x128, fmt8, seed * 1000003ull,
+                                   InputDistribution::Signed, 0, *routing);
     const double set_bytes = static_cast<double>(in.xq.size() + in.w1q.size() + in.w2q.size()) +
                              4.0 * static_cast<double>(in.x_scale.size() + in.w1_scale.size() + in.w2_scale.size());
     const int sets = rotation_sets(protocol, backend.device(), backend.policy(), set_bytes);
@@ -282,7 +288,9 @@ class MoeGpuUnit final : public FamilyUnit {
     }
     const size_t cells = static_cast<size_t>(s.T) * s.D;
     wl->a = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * s.I * 2);
-    wl->acc = gpu::DeviceBuffer(cells * 4);
+    wl->aq = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * s.I);
+    wl->a_scale = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * (s.I / 128) * 4);
+    wl->y_slots = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * s.D * 2);
     wl->y.emplace(backend, cells, *wl);
 
     // Reference on the CPU: every token when affordable, else tokens sampled (first and last included).
