@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <vector>
 
 #include <fmt/format.h>
@@ -221,6 +222,77 @@ void run_split_k(const GemmCtx& c, const CpuBlockscaleParams& p, uint16_t* out) 
   });
 }
 
+// The Blocked micro-kernel: blk[R x 8] = sum over k < len of x[r][k] * w[k][0..8), the R rows of X
+// (stride xs) against 8 columns of a packed W panel (row k at w + k * ws). Accumulators stay in
+// registers for the whole K block; each sum runs over k in ascending order from zero, as Tiled's.
+using F4 = float __attribute__((vector_size(16)));
+
+template <int R>
+void micro_rx8(const float* x, int64_t xs, const float* w, int64_t ws, int64_t len, float* blk) {
+  F4 a[R][2];
+  for (int r = 0; r < R; ++r) a[r][0] = a[r][1] = F4{0.0f, 0.0f, 0.0f, 0.0f};
+  for (int64_t k = 0; k < len; ++k) {
+    F4 w0, w1;
+    std::memcpy(&w0, w + k * ws, sizeof w0);
+    std::memcpy(&w1, w + k * ws + 4, sizeof w1);
+    for (int r = 0; r < R; ++r) {
+      const float v = x[r * xs + k];
+      const F4 b = {v, v, v, v};
+      a[r][0] += b * w0;
+      a[r][1] += b * w1;
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    std::memcpy(blk + r * 8, &a[r][0], sizeof(F4));
+    std::memcpy(blk + r * 8 + 4, &a[r][1], sizeof(F4));
+  }
+}
+
+void run_blocked(const GemmCtx& c, const CpuBlockscaleParams& p, uint16_t* out) {
+  const int64_t mt = ceil_div(c.M, p.tile_m), nt = ceil_div(c.N, p.tile_n);
+  parallel_for(mt * nt, p.threads, [&](int64_t lo, int64_t hi) {
+    TileScratch s(p.tile_m, p.tile_n);
+    std::vector<float> acc(static_cast<size_t>(p.tile_m) * p.tile_n);
+    float blk[4 * 8];
+    for (int64_t t = lo; t < hi; ++t) {
+      const int64_t m0 = (t / nt) * p.tile_m, n0 = (t % nt) * p.tile_n;
+      const int64_t tm = std::min<int64_t>(p.tile_m, c.M - m0), tn = std::min<int64_t>(p.tile_n, c.N - n0);
+      const int64_t tn8 = ceil_div(tn, 8) * 8;  // panel width: whole 8-column groups, zero-padded
+      std::fill(acc.begin(), acc.end(), 0.0f);
+      for (int64_t kb = 0; kb < c.kb_end(); ++kb) {
+        const int64_t k0 = kb * kScaleBlock, len = std::min<int64_t>(kScaleBlock, c.K - k0);
+        // Decoded per tile and K block exactly as Tiled does (X rows, W transposed: row k = tn weights).
+        for (int64_t i = 0; i < tm; ++i)
+          for (int64_t k = 0; k < len; ++k) s.xbuf[static_cast<size_t>(i * kScaleBlock + k)] = c.x(m0 + i, k0 + k);
+        for (int64_t j = 0; j < tn8; ++j)
+          for (int64_t k = 0; k < len; ++k)
+            s.wpanel[static_cast<size_t>(k * tn8 + j)] = j < tn ? c.w(n0 + j, k0 + k) : 0.0f;
+        for (int64_t i = 0; i < tm; i += 4) {
+          const int64_t rows = std::min<int64_t>(4, tm - i);
+          const float* xr = s.xbuf.data() + i * kScaleBlock;
+          for (int64_t j = 0; j < tn; j += 8) {
+            const float* wp = s.wpanel.data() + j;
+            switch (rows) {
+              case 4: micro_rx8<4>(xr, kScaleBlock, wp, tn8, len, blk); break;
+              case 3: micro_rx8<3>(xr, kScaleBlock, wp, tn8, len, blk); break;
+              case 2: micro_rx8<2>(xr, kScaleBlock, wp, tn8, len, blk); break;
+              default: micro_rx8<1>(xr, kScaleBlock, wp, tn8, len, blk); break;
+            }
+            const int64_t cols = std::min<int64_t>(8, tn - j);
+            for (int64_t r = 0; r < rows; ++r) {
+              const float xsv = c.xs(m0 + i + r, kb);
+              float* ar = acc.data() + (i + r) * tn + j;
+              for (int64_t q = 0; q < cols; ++q) ar[q] += blk[r * 8 + q] * (xsv * c.ws(n0 + j + q, kb));
+            }
+          }
+        }
+      }
+      for (int64_t i = 0; i < tm; ++i)
+        for (int64_t j = 0; j < tn; ++j) c.store(out, m0 + i, n0 + j, acc[static_cast<size_t>(i * tn + j)]);
+    }
+  });
+}
+
 }  // namespace
 
 std::string kernel_name(const CpuBlockscaleParams& p) {
@@ -233,6 +305,7 @@ std::string kernel_name(const CpuBlockscaleParams& p) {
     case CpuGemmAlgo::SplitK:
       name = fmt::format("cpu_bs_splitk{}_m{}n{}{}_t{}", p.split_k, p.tile_m, p.tile_n, p.pack ? "_pk" : "", p.threads);
       break;
+    case CpuGemmAlgo::Blocked: name = fmt::format("cpu_bs_blocked_m{}n{}_t{}", p.tile_m, p.tile_n, p.threads); break;
   }
   if (p.bug != PlantedBug::None) name += fmt::format("+bug_{}", to_string(p.bug));
   return name;
@@ -243,6 +316,7 @@ bool can_run(const CpuBlockscaleParams& p, int M, int N, int K, bool w_preshuffl
   if (w_preshuffled && !can_preshuffle(N, K)) return false;
   if (p.algo == CpuGemmAlgo::Naive) return true;
   if (p.tile_m <= 0 || p.tile_m > kMaxTileM || p.tile_n <= 0 || p.tile_n > kMaxTileN) return false;
+  if (p.algo == CpuGemmAlgo::Blocked && p.tile_n % 8 != 0) return false;
   if (p.pack && (static_cast<int64_t>(M) + ceil_div(N, p.tile_n) * p.tile_n) * ceil_div(K, kScaleBlock) * kScaleBlock * 4 >
                     (int64_t{2} << 30))
     return false;
@@ -256,6 +330,7 @@ void run(const CpuBlockscaleParams& p, const GemmCtx& c, uint16_t* out) {
     case CpuGemmAlgo::Naive: run_naive(c, p.threads, out); break;
     case CpuGemmAlgo::Tiled: run_tiled(c, p, out); break;
     case CpuGemmAlgo::SplitK: run_split_k(c, p, out); break;
+    case CpuGemmAlgo::Blocked: run_blocked(c, p, out); break;
   }
 }
 }  // namespace
@@ -288,6 +363,7 @@ std::vector<CpuBlockscaleParams> cpu_blockscale_candidates() {
       {A::SplitK, 16, 64, 2, 0},       {A::SplitK, 8, 128, 4, 0},     {A::SplitK, 4, 256, 8, 0},
       {A::Tiled, 64, 128, 1, 0, PlantedBug::None, true},  {A::Tiled, 16, 64, 1, 1, PlantedBug::None, true},
       {A::SplitK, 16, 64, 4, 0, PlantedBug::None, true},
+      {A::Blocked, 32, 64, 1, 0},      {A::Blocked, 64, 128, 1, 0},
   };
 }
 

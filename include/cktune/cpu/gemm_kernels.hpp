@@ -9,6 +9,12 @@
 //   SplitK - the K blocks are split into split_k contiguous ranges computed independently (threads
 //            over ranges x tiles), then reduced in range order (deterministic). Wins when M*N is
 //            small and K large (decode shapes), where Tiled has too few tiles to feed the threads.
+//   Blocked- Tiled's tiles and per-tile decoding, but the multiply-adds of each 128-wide K block run in
+//            a register-blocked micro-kernel: 4 rows x 8 columns held in SIMD registers, one broadcast of
+//            X and two vector loads of the W panel per k (Tiled keeps its running sums in memory: a load
+//            and a store per 4 multiply-adds). Same summation order as Tiled, same bits. Wins once the
+//            multiply-adds matter (M from ~16); at decode M the W decode dominates and its wider
+//            panels (8-column padding, tile_n beyond L1) make it no faster than Tiled m16n64.
 //   pack   - (Tiled/SplitK) decode X and W once up front into fp32 (W in tile_n-wide panels) instead
 //            of per tile: costs (M+N)*K decodes and memory, saves ~N/tile_n + M/tile_m repeated
 //            decodes of every operand. Wins for large M and N, loses for small M.
@@ -24,10 +30,11 @@
 
 namespace cktune {
 
-enum class CpuGemmAlgo { Naive, Tiled, SplitK };
+enum class CpuGemmAlgo { Naive, Tiled, SplitK, Blocked };
 using CpuGemmAlgoName = EnumName<CpuGemmAlgo>;
 inline constexpr CpuGemmAlgoName kCpuGemmAlgoNames[] = {
-    {CpuGemmAlgo::Naive, "naive"}, {CpuGemmAlgo::Tiled, "tiled"}, {CpuGemmAlgo::SplitK, "splitk"}};
+    {CpuGemmAlgo::Naive, "naive"}, {CpuGemmAlgo::Tiled, "tiled"}, {CpuGemmAlgo::SplitK, "splitk"},
+    {CpuGemmAlgo::Blocked, "blocked"}};
 std::string_view to_string(CpuGemmAlgo a);
 
 // Wrong on purpose, each a bug real kernels have had. Never part of a tuning run's candidate list.
@@ -53,8 +60,8 @@ std::optional<PlantedBug> planted_bug_from_string(std::string_view s);
 
 struct CpuBlockscaleParams {
   CpuGemmAlgo algo = CpuGemmAlgo::Tiled;
-  int tile_m = 16;   // Tiled / SplitK
-  int tile_n = 64;   // Tiled / SplitK
+  int tile_m = 16;   // Tiled / SplitK / Blocked
+  int tile_n = 64;   // Tiled / SplitK / Blocked (Blocked: a multiple of 8)
   int split_k = 1;   // SplitK: number of K ranges (>= 2); must not exceed the number of K blocks
   int threads = 1;   // 0 = every hardware thread
   PlantedBug bug = PlantedBug::None;
@@ -62,7 +69,7 @@ struct CpuBlockscaleParams {
 };
 
 // Unique, stable name built from the parameters, e.g. "cpu_bs_tiled_m16n64_t2", "cpu_bs_tiled_m64n128_pk_t0",
-// "cpu_bs_splitk4_m8n128_t0" (t0 = all hardware threads), "cpu_bs_naive_t1+bug_missing_k_tail".
+// "cpu_bs_splitk4_m8n128_t0" (t0 = all hardware threads), "cpu_bs_blocked_m64n128_t0", "cpu_bs_naive_t1+bug_missing_k_tail".
 std::string kernel_name(const CpuBlockscaleParams& p);
 // Whether this instance handles the shape/layout; "no" is a NotSupported result, not an error.
 bool can_run(const CpuBlockscaleParams& p, int M, int N, int K, bool w_preshuffled = false);

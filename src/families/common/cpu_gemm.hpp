@@ -25,7 +25,12 @@ struct CpuGemmCandidate {
 // Every CPU GEMM instance for `family`, named by `name` (kernel_name or ptpc_kernel_name).
 std::vector<CpuGemmCandidate> cpu_gemm_candidates(Family family, std::string (*name)(const CpuBlockscaleParams&));
 
-// The untuned default: one blocking for every shape, all threads (what a runtime without a table runs).
+// The untuned default: one blocking for every shape, all threads (what a runtime without a table runs):
+// tiled m16n64, the blocking of decode shapes (small M, most calls in a serving log), where the weight
+// decode dominates and no candidate is measurably faster (docs/perf.md, CPU workflow). It is fixed on
+// purpose, like AITER's untuned default instance: kernels added later (the register-blocked `blocked`
+// ones, which win from M ~ 16) reach users through tuned tables, and changing the default would change
+// every table's "before" and the `current` that --min-improvement compares with.
 CpuBlockscaleParams cpu_gemm_default();
 
 // Throws Error when the shape is beyond what the CPU backend prepares (host memory).

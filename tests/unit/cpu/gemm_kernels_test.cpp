@@ -96,6 +96,8 @@ TEST(CpuGemm, CanRunAndNames) {
   EXPECT_EQ(kernel_name(CpuBlockscaleParams{CpuGemmAlgo::Tiled, 64, 128, 1, 0, PlantedBug::None, true}),
             "cpu_bs_tiled_m64n128_pk_t0");
   EXPECT_FALSE(can_run(CpuBlockscaleParams{CpuGemmAlgo::Tiled, 64, 128, 1, 0, PlantedBug::None, true}, 262144, 262144, 4096));  // 8 GiB packed
+  EXPECT_EQ(kernel_name(CpuBlockscaleParams{CpuGemmAlgo::Blocked, 64, 128, 1, 0}), "cpu_bs_blocked_m64n128_t0");
+  EXPECT_FALSE(can_run(CpuBlockscaleParams{CpuGemmAlgo::Blocked, 16, 60, 1, 0}, 16, 128, 128));  // tile_n % 8
   EXPECT_EQ(kernel_name(CpuBlockscaleParams{CpuGemmAlgo::Naive, 0, 0, 1, 1, PlantedBug::MissingKTail}),
             "cpu_bs_naive_t1+bug_missing_k_tail");
   std::set<std::string> names;
@@ -117,9 +119,9 @@ TEST(CpuGemm, PlantedBugsAreAlwaysCaught) {
         const auto in = make_blockscale_inputs(s.M, s.N, s.K, fmt, ++seed);
         std::vector<float> ref(static_cast<size_t>(s.M) * s.N);
         ref_a8w8_blockscale(in, ref.data());
-        for (auto algo : {CpuGemmAlgo::Naive, CpuGemmAlgo::Tiled, CpuGemmAlgo::SplitK}) {
+        for (auto algo : {CpuGemmAlgo::Naive, CpuGemmAlgo::Tiled, CpuGemmAlgo::SplitK, CpuGemmAlgo::Blocked}) {
           for (bool pack : {false, true}) {
-            if (pack && algo == CpuGemmAlgo::Naive) continue;
+            if (pack && (algo == CpuGemmAlgo::Naive || algo == CpuGemmAlgo::Blocked)) continue;
             const CpuBlockscaleParams p{algo, 16, 64, algo == CpuGemmAlgo::SplitK ? 2 : 1, 2, bug, pack};
             if (!can_run(p, s.M, s.N, s.K)) continue;
             const auto r = run_and_check(p, in, ref, view_of(in));

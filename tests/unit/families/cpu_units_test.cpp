@@ -77,5 +77,31 @@ TEST(CpuUnits, AKernelThatStopsWritingAfterItsFirstLaunchIsCaught) {
   EXPECT_TRUE(seen);
 }
 
+// bench --against re-times both kernels in interleaved rounds: the median and the spread reported must
+// both come from those rounds (the spread of the first timing, taken at another moment, once stayed
+// behind and sat beside the new median: median 222 ms with p10..p90 326..357 ms on a loaded machine).
+TEST(CpuUnits, InterleavedRetimingReportsMedianAndSpreadOfTheRounds) {
+  auto backend = make_backend(BackendKind::Cpu);
+  InstanceCache cache(*backend);
+  Job job;
+  job.key = ProblemKey{Family::A8W8Blockscale, {"16", "256", "512"}};
+  job.protocol.warmup = 1;
+  job.protocol.iters = 10;
+  job.screen_factor = 0;
+  job.retime_rounds = 3;
+  job.retime_tolerance = 1e9;  // as bench --against: every kernel is re-timed
+  job.seed = 5;
+  job.candidates = {"cpu_bs_tiled_m16n64_t1", "cpu_bs_blocked_m32n64_t0"};
+  const auto results = evaluate_job(*backend, cache, job, [](const nlohmann::json&) {});
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& r : results) {
+    ASSERT_EQ(r.verdict, Verdict::Passed) << r.name << ": " << r.reason;
+    EXPECT_TRUE(r.retimed) << r.name;
+    EXPECT_LE(r.time.min_us, r.time.p10_us) << r.name;
+    EXPECT_LE(r.time.p10_us, r.time.median_us) << r.name;
+    EXPECT_LE(r.time.median_us, r.time.p90_us) << r.name;
+  }
+}
+
 }  // namespace
 }  // namespace cktune
