@@ -112,6 +112,16 @@ __device__ __forceinline__ void mma_block(uint32_t sw, uint32_t sa, int wn, int 
   }
 }
 
+template <class C>
+__device__ __forceinline__ void zero(float (&x)[C::kMI][C::kNJ][4]) {
+#pragma unroll
+  for (int i = 0; i < C::kMI; ++i)
+#pragma unroll
+    for (int j = 0; j < C::kNJ; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) x[i][j][r] = 0.f;
+}
+
 // acc += tmp * (a_scale[row] * w_scale); tmp := 0. `ascale` is indexed by the block row.
 template <class C>
 __device__ __forceinline__ void promote(float (&acc)[C::kMI][C::kNJ][4], float (&tmp)[C::kMI][C::kNJ][4],
@@ -202,12 +212,8 @@ __global__ void __launch_bounds__(C::kThreads) stage1_kernel(const Args a, int S
   };
 
   float acc[C::kMI][C::kNJ][4], tmp[C::kMI][C::kNJ][4];
-#pragma unroll
-  for (int i = 0; i < C::kMI; ++i)
-#pragma unroll
-    for (int j = 0; j < C::kNJ; ++j)
-#pragma unroll
-      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f, tmp[i][j][r] = 0.f;
+  zero<C>(acc);
+  zero<C>(tmp);
 
 #pragma unroll
   for (int s = 0; s < ST - 1; ++s) {
@@ -333,12 +339,8 @@ __global__ void __launch_bounds__(C::kThreads) stage2_kernel(const Args a) {
   cp_async_commit();
 
   float acc[C::kMI][C::kNJ][4], tmp[C::kMI][C::kNJ][4];
-#pragma unroll
-  for (int i = 0; i < C::kMI; ++i)
-#pragma unroll
-    for (int j = 0; j < C::kNJ; ++j)
-#pragma unroll
-      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f, tmp[i][j][r] = 0.f;
+  zero<C>(acc);
+  zero<C>(tmp);
 
   const float* ws_e = a.w2_scale + static_cast<size_t>(e) * (D / 128) * KBI + static_cast<size_t>(n0 / 128) * KBI;
   cp_async_wait<0>();
