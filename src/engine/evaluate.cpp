@@ -50,7 +50,10 @@ class FaultyInstance final : public Instance {
     switch (kind_) {
       case FaultKind::Crash:
         std::fflush(nullptr);
-        std::raise(SIGSEGV);  // what a wild kernel or driver fault does to the process
+        // What a wild kernel or driver fault does to the process: killed by SIGSEGV. The default action
+        // first, so that no handler (AddressSanitizer's, in the sanitizer build) turns it into a report.
+        std::signal(SIGSEGV, SIG_DFL);
+        std::raise(SIGSEGV);
         break;
       case FaultKind::Hang:
         backend_.hang();

@@ -51,7 +51,10 @@ std::string py_float_repr(double x) {
   // digit or more than 16 places right of it.
   if (d.decpt <= -4 || d.decpt > 16) {
     std::string mant = d.digits.substr(0, 1);
-    if (n > 1) mant += "." + d.digits.substr(1);
+    if (n > 1) {
+      mant += '.';
+      mant += std::string_view(d.digits).substr(1);
+    }
     int e = d.decpt - 1;
     return fmt::format("{}{}e{}{:02d}", sign, mant, e < 0 ? '-' : '+', std::abs(e));
   }
