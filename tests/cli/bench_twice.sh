@@ -7,6 +7,7 @@
 # inside the p10..p90 rather than between the runs). A loaded machine can still change between two
 # runs (a build starting next to us); then the pair is measured once more and that pair must be clean.
 # Usage: bench_twice.sh <cktune-binary> <tests/data>
+# ctest: run serial
 set -uo pipefail
 BIN=$1
 T=$(mktemp -d)

@@ -7,6 +7,7 @@
 # here, as on a GPU: the demo's 40% guards its M=1 shapes against rows written on noise, and tune's
 # one-after-another timing of the real ~1.8x gain has been seen as low as 1.44x on a loaded machine.
 # Usage: workflow.sh <cktune-binary> <tests/data>
+# ctest: run serial
 set -uo pipefail
 BIN=$1
 DATA=$2
