@@ -35,7 +35,7 @@ if [ "${SANITIZE:-1}" = 1 ]; then
   rm -rf "$reports" && mkdir -p "$reports"
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:exitcode=86:log_path=$reports/asan} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=86:log_path=$reports/ubsan} \
-    ctest --test-dir "$san" -L 'unit|cli' --output-on-failure -j "$jobs" --timeout 1800 || rc=$?
+    ctest --test-dir "$san" -L 'unit|cli' -LE timing --output-on-failure -j "$jobs" --timeout 1800 || rc=$?
   echo "run_tests: sanitizer tests in $(( $(date +%s) - t3 )) s"
   if [ -n "$(ls -A "$reports")" ]; then
     for f in "$reports"/*; do echo "== $f"; cat "$f"; done

@@ -82,6 +82,7 @@ __device__ __forceinline__ void load_rows(const Args& a, int block, RowInfo* row
 template <class C>
 __device__ __forceinline__ void mma_block(uint32_t sw, uint32_t sa, int wn, int wm, int lane,
                                           float (&tmp)[C::kMI][C::kNJ][4]) {
+#if defined(CKTUNE_CUDA)  // the NVIDIA inner loop; the AMD instances report not supported
   using namespace cktune::gpu::sm90;
   constexpr int MI = C::kMI, NJ = C::kNJ;
 #pragma unroll
@@ -110,6 +111,7 @@ __device__ __forceinline__ void mma_block(uint32_t sw, uint32_t sa, int wn, int 
 #pragma unroll
       for (int j = 0; j < NJ; ++j) mma_e4m3_16832(tmp[i][j], af[i], bf[j][0], bf[j][1]);
   }
+#endif
 }
 
 template <class C>
