@@ -1,5 +1,6 @@
 # Resolve CKTUNE_GPU=auto|cuda|hip|off into CKTUNE_GPU_RESOLVED and enable the GPU language.
-# auto picks cuda when nvcc is found; hip must be asked for (it needs ROCm's hipcc/clang).
+# auto picks cuda when nvcc is found; hip must be asked for (clang with HIP support: Debian's clang-19
+# and libamdhip64-dev, or a ROCm install).
 # src/gpu/CMakeLists.txt adds the GPU sources and definitions; docs/arch/gpu.md explains the modes.
 set(CKTUNE_GPU_RESOLVED off)
 
@@ -46,12 +47,8 @@ if(CKTUNE_GPU_RESOLVED STREQUAL "cuda")
     message(WARNING "CUDA ${CUDAToolkit_VERSION}: the kernels are written for CUDA >= 12.3 (sm_90a, fp8)")
   endif()
 elseif(CKTUNE_GPU_RESOLVED STREQUAL "hip")
-  # Unverified on our machines (no ROCm): gfx942 = MI300X/MI325X, gfx950 = MI350X/MI355X.
-  if(NOT CMAKE_HIP_ARCHITECTURES)
-    set(CMAKE_HIP_ARCHITECTURES "gfx942;gfx950")
-  endif()
-  set(CMAKE_HIP_STANDARD 20)
-  set(CMAKE_HIP_STANDARD_REQUIRED ON)
-  enable_language(HIP)
+  # Not CMake's HIP language: CMake 3.25 cannot find Debian's multiarch ROCm layout. clang is driven
+  # directly for the GPU files (cmake/CktuneHip.cmake); the rest stays with the C++ compiler.
+  include(CktuneHip)
 endif()
 message(STATUS "cktune GPU backend: ${CKTUNE_GPU_RESOLVED}")

@@ -6,7 +6,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config git
       libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev libre2-dev zlib1g-dev libgtest-dev
-      clang-19 lld-19 libamdhip64-dev librocprim-dev chromium)
+      clang-19 clang-tools-19 lld-19 libamdhip64-dev librocprim-dev rocm-device-libs ccache chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): install dependencies, build and run every test (CPU build: the
-# whole workflow runs against the CPU reference; GPU tests skip cleanly), then build the CUDA
-# configuration when nvcc is there (compile and link only: no GPU on CI) and compile-check the AMD
-# device code for gfx942 with Debian's clang-19.
+# whole workflow runs against the CPU reference; GPU tests skip cleanly), the same tests under ASan and
+# UBSan, then build the CUDA configuration when nvcc is there and the HIP configuration with Debian's
+# clang-19 and ROCm packages (compile and link; no GPU on CI), and compile-check the AMD device code
+# for gfx942.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 "$root/scripts/install_deps.sh"
 jobs=${JOBS:-$(nproc)}
 build=${BUILD_DIR:-$root/build-ci}
+# A compiler cache (Debian's ccache) serves the host files the CPU, CUDA and HIP configurations share:
+# only the GPU files and the three backend-aware ones differ (src/gpu/CMakeLists.txt). Paths are taken
+# relative to the checkout, so sibling build folders hit the same entries. CCACHE=0 turns it off.
+launcher=()
+if [ "${CCACHE:-1}" = 1 ] && command -v ccache >/dev/null 2>&1; then
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 t0=$(date +%s)
-cmake -S "$root" -B "$build" -G Ninja -DCKTUNE_GPU=off -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCKTUNE_GPU=off -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
 cmake --build "$build" -j "$jobs"
 echo "run_tests: CPU build in $(( $(date +%s) - t0 )) s"
 ctest --test-dir "$build" --output-on-failure -j "$jobs" --timeout 900
@@ -25,7 +34,7 @@ if [ "${SANITIZE:-1}" = 1 ]; then
   san=${SAN_BUILD_DIR:-$root/build-ci-san}
   cmake -S "$root" -B "$san" -G Ninja -DCKTUNE_GPU=off -DCKTUNE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-    -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8 >/dev/null
+    -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8 "${launcher[@]}" >/dev/null
   cmake --build "$san" -j "$jobs" --target cktune cktune_tests
   echo "run_tests: sanitizer build in $(( $(date +%s) - t2 )) s"
   t3=$(date +%s)
@@ -46,9 +55,12 @@ if [ "${SANITIZE:-1}" = 1 ]; then
 fi
 if [ -x "${CUDACXX:-/usr/local/cuda/bin/nvcc}" ]; then
   t1=$(date +%s)
-  JOBS=$jobs "$root/.ci/build_cuda.sh" "${CUDA_BUILD_DIR:-$root/build-ci-cuda}"
+  JOBS=$jobs "$root/.ci/build_cuda.sh" "${CUDA_BUILD_DIR:-$root/build-ci-cuda}" "${launcher[@]}"
   echo "run_tests: CUDA build (compile + link) in $(( $(date +%s) - t1 )) s"
 else
   echo "run_tests: no nvcc at ${CUDACXX:-/usr/local/cuda/bin/nvcc}: CUDA build skipped"
 fi
+t4=$(date +%s)
+JOBS=$jobs "$root/.ci/build_hip.sh" "${HIP_BUILD_DIR:-$root/build-ci-hip}" "${launcher[@]}"
+echo "run_tests: HIP build (compile + link) in $(( $(date +%s) - t4 )) s"
 "$root/scripts/amd_compile_check.sh"
