@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cktune/aiter/instances.hpp"
 #include "cktune/core/error.hpp"
 #include "cktune/core/io.hpp"
 #include "cktune/core/lock.hpp"
@@ -44,12 +45,14 @@ double shape_cost(const ProblemKey& k) { return k.flops() + 64.0 * k.min_bytes()
 }  // namespace
 
 std::optional<size_t> pick_winner(const std::vector<CandidateResult>& results, double err_limit,
-                                  double tie_tolerance) {
+                                  double tie_tolerance, WinnerScope scope) {
+  auto eligible = [&](const CandidateResult& r) {
+    return r.verdict == Verdict::Passed && !r.screened_out && r.check.err_ratio <= err_limit &&
+           std::isfinite(r.time.median_us) && (scope == WinnerScope::Any || aiter_can_load(r.provider));
+  };
   double best = std::numeric_limits<double>::infinity();
   for (const auto& r : results)
-    if (r.verdict == Verdict::Passed && !r.screened_out && r.check.err_ratio <= err_limit &&
-        std::isfinite(r.time.median_us))
-      best = std::min(best, r.time.median_us);
+    if (eligible(r)) best = std::min(best, r.time.median_us);
   if (!std::isfinite(best)) return std::nullopt;
   // Within the tie band, prefer the simpler and more portable candidate; the order never depends on
   // timing noise, so reruns with the same seed pick the same kernel when times tie.
@@ -57,8 +60,7 @@ std::optional<size_t> pick_winner(const std::vector<CandidateResult>& results, d
   std::optional<size_t> win;
   for (size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
-    if (r.verdict != Verdict::Passed || r.screened_out || r.check.err_ratio > err_limit) continue;
-    if (r.time.median_us > best * (1.0 + tie_tolerance)) continue;
+    if (!eligible(r) || r.time.median_us > best * (1.0 + tie_tolerance)) continue;
     if (!win || rank(r) < rank(results[*win])) win = i;
   }
   return win;
@@ -219,6 +221,11 @@ TuneSummary run_tune(const TuneOptions& o) {
       throw Error(fmt::format("workers see different devices ({} with {} CUs vs {} with {})", dev.gfx, dev.cu_num,
                               d.gfx, d.cu_num),
                   "tune one kind of GPU per run: choose them with --gpus or CUDA_VISIBLE_DEVICES");
+  // A table for an AMD Instinct gfx is AITER's: only kernels AITER can build may win its rows.
+  const WinnerScope scope = aiter::is_amd_gfx(dev.gfx) ? WinnerScope::AiterLoadable : WinnerScope::Any;
+  if (scope == WinnerScope::AiterLoadable)
+    log().info("{}: only AITER's own CK / CK-tile instances may win a row; the other candidates are timed for "
+               "comparison (profile, -o2)", dev.gfx);
 
   // 4. Resume. The table is the truth: a key with a row is done (unless --all, where the journal says
   // which rows this run already rewrote); a key without a row is tuned whatever the journal says, except
@@ -315,12 +322,25 @@ TuneSummary run_tune(const TuneOptions& o) {
       state.record(key, JournalStatus::Failed, out.failure);
       return;
     }
-    auto win = pick_winner(out.results, err_limit, o.tie_tolerance);
+    auto win = pick_winner(out.results, err_limit, o.tie_tolerance, scope);
     if (!win) {
       ++sum.failed;
       std::string why = describe_failures(out.results);
-      failure_of[key.cells] = "no candidate passed (" + why + ")";
-      log().error("{}: no candidate passed ({})", key.to_string(), why);
+      auto any = pick_winner(out.results, err_limit, o.tie_tolerance);
+      if (any) {
+        // Verified candidates exist, but none AITER could build: nothing may go into its table.
+        const CandidateResult& f = out.results[*any];
+        why = fmt::format("{} passed, none of them a kernel AITER can load on {} (fastest: {}, libtype {}, "
+                          "{:.2f} us); AITER builds only the CK / CK-tile instances of its own lists, and this "
+                          "binary wraps none (docs/arch/aiter.md)",
+                          std::count_if(out.results.begin(), out.results.end(),
+                                        [](const CandidateResult& r) { return r.verdict == Verdict::Passed; }),
+                          dev.gfx, f.name, to_string(f.provider), f.time.median_us);
+        failure_of[key.cells] = why;
+      } else {
+        failure_of[key.cells] = "no candidate passed (" + why + ")";
+      }
+      log().error("{}: {}", key.to_string(), failure_of[key.cells]);
       state.record(key, JournalStatus::Failed, why);
       return;
     }
@@ -328,7 +348,7 @@ TuneSummary run_tune(const TuneOptions& o) {
     std::vector<CandidateResult> first = out.results;
     for (auto& r : first)
       if (r.retimed) r.time.median_us = r.first_median_us;
-    auto win_first = pick_winner(first, err_limit, o.tie_tolerance);
+    auto win_first = pick_winner(first, err_limit, o.tie_tolerance, scope);
     if (win_first && *win_first != *win) ++sum.changed_on_retime;
 
     const CandidateResult& w = out.results[*win];

@@ -29,13 +29,21 @@ enum class Provider {
   CktuneCpu,  // cktune's CPU implementations
   Cktune,     // cktune's hand-written GPU kernels
   Blaslt,     // the vendor library (cuBLASLt / hipBLASLt)
+  Ck,         // AITER's CK instances (libtype ck): what AITER can build from a tuned row
+  CkTile,     // AITER's CK-tile instances (libtype cktile)
 };
-inline constexpr EnumName<Provider> kProviderNames[] = {
-    {Provider::CktuneCpu, "cktune_cpu"}, {Provider::Cktune, "cktune"}, {Provider::Blaslt, "blaslt"}};
+inline constexpr EnumName<Provider> kProviderNames[] = {{Provider::CktuneCpu, "cktune_cpu"},
+                                                        {Provider::Cktune, "cktune"},
+                                                        {Provider::Blaslt, "blaslt"},
+                                                        {Provider::Ck, "ck"},
+                                                        {Provider::CkTile, "cktile"}};
 constexpr std::string_view to_string(Provider p) { return enum_text(kProviderNames, p); }
 constexpr std::optional<Provider> provider_from_string(std::string_view s) { return enum_from_text(kProviderNames, s); }
 // cktune's own instances rank before a vendor library's in the stable tie rule.
 constexpr bool is_own(Provider p) { return p == Provider::CktuneCpu || p == Provider::Cktune; }
+// Can AITER load a tuned row naming this provider's kernel? Only its own CK / CK-tile instances: it
+// builds exactly the kernels the rows name, from its own lists (docs/arch/aiter.md).
+constexpr bool aiter_can_load(Provider p) { return p == Provider::Ck || p == Provider::CkTile; }
 
 // Thrown by launch() when the instance turns out not to apply to the prepared problem (for example a
 // vendor heuristic slot the library left empty for this shape): recorded as "not supported".

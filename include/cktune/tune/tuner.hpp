@@ -63,10 +63,14 @@ TuneSummary run_tune(const TuneOptions& options);
 // lowest shard number), so every shard sees the same assignment.
 std::vector<ProblemKey> shard_keys(const std::vector<ProblemKey>& keys, const std::string& shard);
 
-// The winner among results: the fastest Passed candidate with err_ratio <= limit; candidates within
-// tie_tolerance of the fastest are a tie, broken by the stable rule (smaller split_k, then libtype
-// "cktune*" before vendor libraries, then lower kernel id, then name). nullopt when none passed.
+// Which candidates may win a row. A table for an AMD gfx is AITER's (aiter::is_amd_gfx): only kernels
+// AITER can build may be named there; the others are still timed and reported for comparison.
+enum class WinnerScope { Any, AiterLoadable };
+
+// The winner among results: the fastest eligible Passed candidate with err_ratio <= limit; candidates
+// within tie_tolerance of the fastest are a tie, broken by the stable rule (smaller split_k, then
+// libtype "cktune*" before vendor libraries, then lower kernel id, then name). nullopt when none is.
 std::optional<size_t> pick_winner(const std::vector<CandidateResult>& results, double err_limit,
-                                  double tie_tolerance);
+                                  double tie_tolerance, WinnerScope scope = WinnerScope::Any);
 
 }  // namespace cktune

@@ -244,8 +244,9 @@ TEST(AiterInstances, MoeNameLookupAndBuildNames) {
   EXPECT_EQ(build_names(Family::A8W8Blockscale, "gfx950", "cktile").size(), 33u);
   EXPECT_EQ(build_names(Family::Moe2Stages, "gfx950", "ck").size(), 10u);
   EXPECT_TRUE(build_names(Family::A8W8Blockscale, "sm_90", "ck").empty());
-  // is_cktune_libtype mirrors engine's provider names (the aiter layer sits below engine).
-  for (const auto& p : kProviderNames) EXPECT_TRUE(is_cktune_libtype(p.text)) << p.text;
+  // is_cktune_libtype mirrors engine's provider names (the aiter layer sits below engine): every provider
+  // whose kernels AITER cannot load, and not AITER's own (ck, cktile).
+  for (const auto& p : kProviderNames) EXPECT_EQ(is_cktune_libtype(p.text), !aiter_can_load(p.value)) << p.text;
   for (std::string_view l : {"ck", "cktile", "asm", "triton", "hipblaslt", ""}) EXPECT_FALSE(is_cktune_libtype(l));
   EXPECT_TRUE(is_amd_gfx("gfx942"));
   EXPECT_FALSE(is_amd_gfx("sm_90"));

@@ -97,6 +97,25 @@ TEST(PickWinner, NoneWhenNothingPassed) {
   EXPECT_EQ(winner({cand("x", 1.0, 1, Provider::Cktune, 0, Verdict::Incorrect, 1.0)}), "<none>");
 }
 
+// #12: a table for an AMD gfx is AITER's; cktune's own kernels and the vendor library may be faster, but
+// AITER cannot build them, so only a CK / CK-tile instance may win there (and none, rather than another).
+TEST(PickWinner, AnAiterTableNamesOnlyKernelsAiterCanBuild) {
+  std::vector<CandidateResult> rs = {cand("ours", 5.0, 1, Provider::Cktune, 1), cand("vendor", 6.0, 1, Provider::Blaslt, 2),
+                                     cand("ck_slow", 9.0, 1, Provider::Ck, 3), cand("cktile_mid", 8.0, 1, Provider::CkTile, 4),
+                                     cand("ck_wrong", 1.0, 1, Provider::Ck, 5, Verdict::Incorrect, 1.0)};
+  EXPECT_EQ(winner(rs), "ours");
+  auto w = pick_winner(rs, 0.05, 0.01, WinnerScope::AiterLoadable);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(rs[*w].name, "cktile_mid");
+  // The tie band is measured from the fastest eligible candidate, not from cktune's faster kernel.
+  rs.push_back(cand("ck_tie", 8.05, 1, Provider::Ck, 0));
+  EXPECT_EQ(rs[*pick_winner(rs, 0.05, 0.01, WinnerScope::AiterLoadable)].name, "ck_tie");
+  std::vector<CandidateResult> none = {cand("ours", 5.0, 1, Provider::Cktune, 1), cand("vendor", 6.0, 1, Provider::Blaslt, 2)};
+  EXPECT_FALSE(pick_winner(none, 0.05, 0.01, WinnerScope::AiterLoadable).has_value());
+  EXPECT_TRUE(aiter_can_load(Provider::Ck) && aiter_can_load(Provider::CkTile));
+  EXPECT_FALSE(aiter_can_load(Provider::Cktune) || aiter_can_load(Provider::CktuneCpu) || aiter_can_load(Provider::Blaslt));
+}
+
 std::vector<ProblemKey> gemm_keys(int n) {
   std::vector<ProblemKey> keys;
   for (int i = 0; i < n; ++i) {
