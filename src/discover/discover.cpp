@@ -1,12 +1,15 @@
 // discover: gather (each step a small function), derive warnings, render as JSON or text.
 #include "cktune/discover/discover.hpp"
 
+#include "cktune/aiter/instances.hpp"
+
 #include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cktune/aiter/instances.hpp"
 #include "cktune/discover/versions.hpp"
 #include "cktune/formats/family.hpp"
 #include "cktune/engine/registry.hpp"
@@ -96,8 +99,30 @@ DiscoverReport discover(const DiscoverOptions& o, const EnvMap& env) {
     for (auto& v : analyse_default_tables(r.aiter.path, env, r.device_keys)) r.configs.push_back(std::move(v));
   }
   r.build = build_contents_of_this_binary();
+  r.verification = verification_status(r);
   r.warnings = derive_warnings(r);
   return r;
+}
+
+std::vector<std::string> verification_status(const DiscoverReport& r) {
+  bool amd = r.build.gpu_backend == "hip", nvidia = r.build.gpu_backend == "cuda";
+  for (const auto& g : r.gpus) {
+    if (aiter::is_amd_gfx(g.device.gfx)) amd = true;
+    if (g.device.gfx.rfind("sm_", 0) == 0) nvidia = true;
+  }
+  std::vector<std::string> v;
+  v.push_back("CPU backend: the whole workflow (capture, bench, tune, compare, report, merge) runs in CI against "
+              "the CPU reference");
+  if (nvidia)
+    v.push_back("NVIDIA: cktune's kernels and cuBLASLt are verified and timed on H100 and H200 (sm_90a; "
+                "docs/perf.md); other NVIDIA GPUs are untested");
+  if (amd)
+    v.push_back("AMD: nothing in cktune has run on AMD hardware. The HIP build compiles and links in CI (Debian's "
+                "clang-19 and ROCm 5.2 packages, device code for gfx90a) and the kernels compile for gfx942; "
+                "cktune's own kernels have no CDNA code yet (they report 'not supported' here) and AITER's CK / "
+                "CK-tile instances are listed (ck-instances, merge --check) but not built into this binary, so "
+                "`tune` on an AMD GPU writes no AITER row and says why");
+  return v;
 }
 
 std::vector<std::string> derive_warnings(const DiscoverReport& r) {
@@ -311,6 +336,7 @@ Json to_json(const DiscoverReport& r) {
       {"packages", packages},
       {"aiter_configs", configs},
       {"build", build_json(r.build)},
+      {"verification", r.verification},
       {"warnings", r.warnings},
   };
 }
@@ -436,6 +462,9 @@ std::string render_text(const DiscoverReport& r) {
                       f.test_only ? fmt::format(" (+{} test-only)", f.test_only) : ""));
     }
   }
+
+  add("\nVerified\n");
+  for (const auto& line : r.verification) add("  - " + line + "\n");
 
   if (!r.warnings.empty()) {
     add("\nWarnings\n");

@@ -60,6 +60,7 @@ struct DiscoverReport {
   std::vector<PythonPackageStatus> packages;   // sglang, vllm, torch, triton
   std::vector<ConfigVar> configs;              // set variables, then AITER's default tables
   BuildContents build;
+  std::vector<std::string> verification;       // what is verified where, for this build and these GPUs
   std::vector<std::string> warnings;           // things that will make tuning or table use fail
 };
 
@@ -70,6 +71,11 @@ DiscoverReport discover(const DiscoverOptions& options, const EnvMap& env);
 std::vector<std::string> derive_warnings(const DiscoverReport& report);
 
 BuildContents build_contents_of_this_binary();
+
+// What has been verified where, as it applies to this build and the GPUs seen (docs/arch/gpu.md, "What is
+// verified on AMD"): one line per platform that concerns the user here; the AMD line says plainly that
+// nothing has run on AMD hardware.
+std::vector<std::string> verification_status(const DiscoverReport& report);
 
 nlohmann::ordered_json to_json(const DiscoverReport& report);
 std::string render_text(const DiscoverReport& report);

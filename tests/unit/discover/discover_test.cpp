@@ -18,11 +18,35 @@ DiscoverOptions offline() {
   return o;
 }
 
+// #12: discover says what is verified where; on an AMD machine (or a HIP build) it says plainly that
+// nothing has run on AMD hardware and that `tune` writes no AITER row there.
+TEST(Discover, VerificationStatusNamesWhatRanWhere) {
+  DiscoverReport r;
+  r.build.gpu_backend = "none";
+  auto v = verification_status(r);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].find("CPU backend"), std::string::npos);
+  r.build.gpu_backend = "cuda";
+  v = verification_status(r);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_NE(v[1].find("H200"), std::string::npos);
+  GpuEntry amd;
+  amd.device.gfx = "gfx942";
+  r.build.gpu_backend = "hip";
+  r.gpus = {amd};
+  v = verification_status(r);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_NE(v[1].find("nothing in cktune has run on AMD hardware"), std::string::npos);
+  EXPECT_NE(v[1].find("writes no AITER row"), std::string::npos);
+  EXPECT_NE(render_text(r).find("Verified"), std::string::npos);
+  EXPECT_TRUE(to_json(r)["verification"].is_array());
+}
+
 TEST(Discover, JsonHasEveryTopLevelSectionEvenWithNothingFound) {
   auto r = discover(offline(), {});
   auto j = to_json(r);
   for (const char* key : {"gpus", "runtime", "management", "visibility", "cu_num_override", "device_keys", "python",
-                          "aiter", "packages", "aiter_configs", "build", "warnings"}) {
+                          "aiter", "packages", "aiter_configs", "build", "verification", "warnings"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   EXPECT_EQ(j["gpus"]["count"].get<size_t>(), r.gpus.size());
