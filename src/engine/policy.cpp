@@ -15,11 +15,16 @@ CheckResult Reference::check(const std::uint16_t* out, const Tolerance& tol) con
 
 int rotation_sets(const Protocol& protocol, const DeviceInfo& device, const DevicePolicy& policy,
                   double bytes_per_set) {
+  return rotation_sets(protocol, device, policy, bytes_per_set, bytes_per_set);
+}
+
+int rotation_sets(const Protocol& protocol, const DeviceInfo& device, const DevicePolicy& policy,
+                  double touched_bytes, double stored_bytes) {
   if (protocol.rotate > 0) return protocol.rotate;
-  const double per_set = std::max(1.0, bytes_per_set);
+  const double touched = std::max(1.0, touched_bytes);
   const int for_cache =
-      static_cast<int>(std::ceil(policy.cache_multiple * static_cast<double>(device.l2_bytes) / per_set)) + 1;
-  const int by_memory = static_cast<int>(std::max(1.0, policy.set_memory_budget / per_set));
+      static_cast<int>(std::ceil(policy.cache_multiple * static_cast<double>(device.l2_bytes) / touched)) + 1;
+  const int by_memory = static_cast<int>(std::max(1.0, policy.set_memory_budget / std::max(1.0, stored_bytes)));
   return std::max(1, std::min(std::clamp(for_cache, policy.min_sets, policy.max_sets), by_memory));
 }
 

@@ -203,6 +203,23 @@ MoeRoutingTable make_moe_routing(int tokens, int experts, int topk, uint64_t see
   return out;
 }
 
+double MoeInputs::stored_bytes() const {
+  auto b = [](const auto& v) { return static_cast<double>(v.size() * sizeof(v[0])); };
+  return b(x) + b(w1) + b(w2) + b(xq) + b(x_scale) + b(w1q) + b(w1_scale) + b(w2q) + b(w2_scale) + b(topk_ids) +
+         b(topk_weights);
+}
+
+double MoeInputs::touched_bytes() const {
+  std::vector<char> used(static_cast<size_t>(std::max(experts, 0)), 0);
+  for (int32_t e : topk_ids)
+    if (e >= 0 && e < experts) used[static_cast<size_t>(e)] = 1;
+  const double active = static_cast<double>(std::count(used.begin(), used.end(), 1));
+  auto b = [](const auto& v) { return static_cast<double>(v.size() * sizeof(v[0])); };
+  const double weights = b(w1) + b(w2) + b(w1q) + b(w1_scale) + b(w2q) + b(w2_scale);
+  const double share = experts > 0 ? active / experts : 1.0;
+  return b(x) + b(xq) + b(x_scale) + b(topk_ids) + b(topk_weights) + share * weights;
+}
+
 MoeInputs make_moe_inputs(int tokens, int model_dim, int inter_dim, int experts, int topk, QuantType quant,
                           Fp8Format fmt, uint64_t seed, InputDistribution dist, int threads, MoeRouting routing) {
   require_positive({{"tokens", tokens}, {"model_dim", model_dim}, {"inter_dim", inter_dim}, {"experts", experts},

@@ -16,6 +16,11 @@ namespace cktune {
 // enough sets to exceed the cache `cache_multiple` times, clamped to the policy and memory budget.
 int rotation_sets(const Protocol& protocol, const DeviceInfo& device, const DevicePolicy& policy,
                   double bytes_per_set);
+// The same when one launch reads less than a set holds (fused MoE at a few tokens reads only the routed
+// experts' weights): `touched_bytes` decides how many sets exceed the cache, `stored_bytes` what they cost
+// in memory.
+int rotation_sets(const Protocol& protocol, const DeviceInfo& device, const DevicePolicy& policy,
+                  double touched_bytes, double stored_bytes);
 
 // Which output rows the reference covers: empty = every row (affordable), else rows sampled over
 // [0, rows) (first and last included) so that the reference stays within the policy's budget.

@@ -135,6 +135,12 @@ struct MoeInputs {
   std::vector<float> topk_weights;  // [T, topk], positive, descending, each row sums to 1
 
   bool quantized() const { return quant == QuantType::Per1x128; }
+  // Bytes one pass of the fused MoE reads: the activations and the weights (and scales) of the experts
+  // the routing uses. At a few tokens that is a small share of the weights (DeepSeek-V3 TP8, 1 token:
+  // 8 of 256 experts, 44 MB), which a GPU's L2 can hold; the rotation sets are sized by it.
+  double touched_bytes() const;
+  // Bytes one copy of all inputs occupies.
+  double stored_bytes() const;
 };
 // Throws Error for topk > experts, non-positive sizes, or a quant other than No / Per1x128.
 // topk_ids / topk_weights are make_moe_routing(tokens, experts, topk, seed, routing).

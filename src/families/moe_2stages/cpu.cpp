@@ -104,11 +104,12 @@ class MoeCpuUnit final : public FamilyUnit {
     wl->params.act = *act;
     wl->params.doweight_stage1 = key.get("doweight_stage1") == "1";
     wl->params.quant = q;
-    const int sets = rotation_sets(protocol, backend.device(), backend.policy(), weight_bytes);
     const auto routing = moe_routing_from_string(protocol.routing);
     if (!routing) throw Error(fmt::format("unknown MoE routing '{}'", protocol.routing), "use uniform or skewed");
     MoeInputs in = make_moe_inputs(T, D, I, E, topk, q, fp8_of(key.get("q_dtype_w")), seed * 1000003ull,
                                    InputDistribution::Signed, 0, *routing);
+    // As on the GPU: sized by what one launch reads (the routed experts' weights).
+    const int sets = rotation_sets(protocol, backend.device(), backend.policy(), in.touched_bytes(), in.stored_bytes());
     wl->inputs.assign(static_cast<size_t>(sets), in);
     Reference& ref = wl->reference;
     ref.rows = T;

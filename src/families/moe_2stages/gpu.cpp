@@ -253,9 +253,9 @@ class MoeGpuUnit final : public FamilyUnit {
     if (!routing) throw Error(fmt::format("unknown MoE routing '{}'", protocol.routing), "use uniform or skewed");
     MoeInputs in = make_moe_inputs(s.T, s.D, s.I, s.E, s.topk, QuantType::Per1x128, fmt8, seed * 1000003ull,
                                    InputDistribution::Signed, 0, *routing);
-    const double set_bytes = static_cast<double>(in.xq.size() + in.w1q.size() + in.w2q.size()) +
-                             4.0 * static_cast<double>(in.x_scale.size() + in.w1_scale.size() + in.w2_scale.size());
-    const int sets = rotation_sets(protocol, backend.device(), backend.policy(), set_bytes);
+    // Sized by what one launch reads (the routed experts' weights), so that at a few tokens the timed
+    // launches find the weights in memory, not in the L2 the previous launch filled.
+    const int sets = rotation_sets(protocol, backend.device(), backend.policy(), in.touched_bytes(), in.stored_bytes());
     auto upload = [&](std::vector<gpu::DeviceBuffer>& dst, const void* src, size_t bytes) {
       dst.emplace_back(std::max<size_t>(bytes, 256));
       dst.back().copy_from_host(src, bytes, stream);
