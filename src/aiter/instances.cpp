@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "cktune/core/error.hpp"
 
 namespace cktune::aiter {
 
@@ -220,6 +224,18 @@ bool has_lists(std::string_view gfx) { return is_gfx942(gfx) || is_gfx950(gfx); 
 
 bool is_amd_gfx(std::string_view gfx) {
   return gfx.size() >= 4 && gfx.substr(0, 4) == "gfx9";
+}
+
+int aiter_cu_num(std::string_view gfx, int device_cu_num, const char* env_cu_num) {
+  if (!is_amd_gfx(gfx) || env_cu_num == nullptr) return device_cu_num;
+  const std::string_view v(env_cu_num);
+  int n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || n <= 0 || n > 100000)
+    throw Error(fmt::format("CU_NUM='{}' is not a positive number of compute units", v),
+                "AITER keys its tables by CU_NUM when it is set: unset it, or set it to the CU count of the "
+                "partition (e.g. CU_NUM=304 on a whole MI300X); `cktune discover` shows the device's count");
+  return n;
 }
 
 bool is_cktune_libtype(std::string_view libtype) {

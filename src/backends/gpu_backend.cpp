@@ -1,10 +1,13 @@
 #include "backends/gpu_backend.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
+#include "cktune/aiter/instances.hpp"
 #include "cktune/core/error.hpp"
+#include "cktune/core/log.hpp"
 #include "cktune/gpu/device.hpp"
 #include "cktune/verify/check.hpp"
 #include "kernels/common/compat.hpp"
@@ -55,6 +58,12 @@ GpuBackend::GpuBackend(int index) {
                                why.empty() ? "" : ": " + why),
                    "check CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES and `cktune discover`");
   dev_ = gpus[static_cast<size_t>(index)];
+  // Rows are keyed as AITER will look them up: on AMD, CU_NUM (when set) replaces the device's count.
+  const int cu = aiter::aiter_cu_num(dev_.gfx, dev_.cu_num, std::getenv("CU_NUM"));
+  if (cu != dev_.cu_num)
+    log().warn("CU_NUM={} replaces GPU {}'s {} compute units in the cu_num column, as in AITER's lookups", cu, index,
+               dev_.cu_num);
+  dev_.cu_num = cu;
   gpu::set_device(index);
   auto v = gpu::runtime_versions();
   dev_.backend = "gpu";

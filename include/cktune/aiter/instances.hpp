@@ -79,6 +79,11 @@ std::span<const MoeCkTile> moe_ck_blockscale_tiles(std::string_view gfx);  // st
 bool has_lists(std::string_view gfx);
 // An AMD Instinct arch (gfx9xx): a table for it is meant for AITER.
 bool is_amd_gfx(std::string_view gfx);
+// The cu_num AITER keys this device's rows by: the CU_NUM environment variable when set (AITER's Python
+// side reads it before the device; partitioned MI300X modes set it), else the device's own count. Only
+// for AMD gfx: elsewhere the device's count. `env_cu_num` is the variable's value (nullptr: unset).
+// Throws Error when it is set but not a positive integer (AITER would fail on it too).
+int aiter_cu_num(std::string_view gfx, int device_cu_num, const char* env_cu_num);
 // cktune's own libtypes (the names of engine's Provider: cktune_cpu, cktune, blaslt), which AITER never loads.
 bool is_cktune_libtype(std::string_view libtype);
 

@@ -2,6 +2,7 @@
 // shared/docs/aiter-kernels.md §4 (the expected names below are copied from that document, not computed).
 #include "cktune/aiter/instances.hpp"
 
+#include "cktune/core/error.hpp"
 #include "cktune/engine/instance.hpp"
 
 #include <gtest/gtest.h>
@@ -248,6 +249,13 @@ TEST(AiterInstances, MoeNameLookupAndBuildNames) {
   // whose kernels AITER cannot load, and not AITER's own (ck, cktile).
   for (const auto& p : kProviderNames) EXPECT_EQ(is_cktune_libtype(p.text), !aiter_can_load(p.value)) << p.text;
   for (std::string_view l : {"ck", "cktile", "asm", "triton", "hipblaslt", ""}) EXPECT_FALSE(is_cktune_libtype(l));
+  // CU_NUM keys AMD rows as AITER looks them up; NVIDIA and CPU keep the device's count; garbage is an error.
+  EXPECT_EQ(aiter_cu_num("gfx942", 304, nullptr), 304);
+  EXPECT_EQ(aiter_cu_num("gfx942", 304, "80"), 80);
+  EXPECT_EQ(aiter_cu_num("sm_90", 132, "80"), 132);
+  EXPECT_EQ(aiter_cu_num("cpu", 2, "80"), 2);
+  for (const char* bad : {"", "0", "-8", "8x", "abc", " 80", "999999999999"})
+    EXPECT_THROW(aiter_cu_num("gfx950", 256, bad), Error) << bad;
   EXPECT_TRUE(is_amd_gfx("gfx942"));
   EXPECT_FALSE(is_amd_gfx("sm_90"));
   EXPECT_FALSE(is_amd_gfx("cpu"));
