@@ -80,7 +80,6 @@ else()
     endif()
   endforeach()
 endif()
-set(CKTUNE_HIP_ARCHITECTURES_RESOLVED ${_cktune_hip_archs})
 # The architectures' list, as the CUDA configuration's CMAKE_CUDA_ARCHITECTURES, for src/gpu.
 set(CKTUNE_HIP_ARCHITECTURES ${_cktune_hip_archs})
 if(_cktune_hip_left_out)
