@@ -79,6 +79,7 @@ void register_tune(CLI::App& app) {
                           {"changed_on_retime", s.changed_on_retime},
                           {"candidate_results", s.candidates},
                           {"seconds", s.seconds},       {"first_timing_s", s.first_timing_s},
+                          {"phases_s", s.phases_s},
                           {"speedup_vs_default", s.speedup_vs_default}, {"speedup_shapes", s.speedup_shapes},
                           {"device", s.device},         {"missing", missing},
                           {"output", o.output},         {"next", next}};
@@ -93,6 +94,11 @@ void register_tune(CLI::App& app) {
                    s.speedup_vs_default, s.speedup_shapes);
       fmt::print("{} candidate results in {:.1f} s (first result after {:.2f} s); table: {}\n", s.candidates,
                  s.seconds, s.first_timing_s, o.output);
+      if (!s.phases_s.empty()) {
+        std::string line;
+        for (const auto& [phase, sec] : s.phases_s) line += fmt::format("{}{} {:.1f} s", line.empty() ? "" : ", ", phase, sec);
+        fmt::print("worker time by phase: {}\n", line);
+      }
       for (const auto& m : s.missing) fmt::print("missing: {}: {}\n", m.key, m.why);
       if (s.missing.empty())
         fmt::print("next: check the table holds up, before and after in one run:\n  {}\n", next);

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -90,15 +91,44 @@ struct Runnable {
   FaultKind kind;
 };
 
+// Wall time of one job, by phase: where a tune's time goes (reported in the Done event, summed by `tune`).
+class PhaseClock {
+ public:
+  template <class F>
+  void run(const char* phase, F&& f) {
+    const auto t = std::chrono::steady_clock::now();
+    struct Add {
+      PhaseClock& c;
+      const char* p;
+      std::chrono::steady_clock::time_point t;
+      ~Add() { c.ms_[p] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count(); }
+    } add{*this, phase, t};
+    f();
+  }
+  nlohmann::json to_json() const {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [k, v] : ms_) j[k] = v;
+    return j;
+  }
+
+ private:
+  std::map<std::string, double> ms_;
+};
+
 // Times `run` with the full (or given) protocol and then checks what the timed launches left in the
 // output: the output is poisoned before the loop, so a kernel that wrote nothing, or wrote only in its
 // first launch, fails here even when its separate verification launch passed.
 void time_and_check(Backend& backend, Instance& run, Workload& workload, const Protocol& protocol,
-                    const Tolerance& tol, CandidateResult& r) {
+                    const Tolerance& tol, CandidateResult& r, PhaseClock* clock = nullptr) {
+  PhaseClock unused;
+  PhaseClock& c = clock != nullptr ? *clock : unused;
   workload.output().poison();
-  auto timer = backend.make_timer();
-  r.time = measure(run, workload, *timer, protocol);
-  CheckResult after = check_output_now(workload, tol);
+  c.run("time", [&] {
+    auto timer = backend.make_timer();
+    r.time = measure(run, workload, *timer, protocol);
+  });
+  CheckResult after;
+  c.run("check", [&] { after = check_output_now(workload, tol); });
   if (after.verdict != Verdict::Passed) {
     r.verdict = after.verdict;
     r.check = after;
@@ -248,8 +278,10 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
     e["job"] = job.id;
     return e;
   };
+  PhaseClock clock;
   sink(event(EventKind::Prepare));
-  std::unique_ptr<Workload> workload = unit->prepare(job.key, job.protocol, job.seed, backend);
+  std::unique_ptr<Workload> workload;
+  clock.run("prepare", [&] { workload = unit->prepare(job.key, job.protocol, job.seed, backend); });
   sink(event(EventKind::Prepared));
   auto send_result = [&](const CandidateResult& r) {
     nlohmann::json e = event(EventKind::Result);
@@ -321,16 +353,18 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
         send_start(requested);
         Runnable run(*inst, backend, fault_for(job, name));
         guarded(r, [&] {
-          r.check = run_and_check(run.get(), *workload, job.tolerance);
+          clock.run("check", [&] { r.check = run_and_check(run.get(), *workload, job.tolerance); });
           r.verdict = r.check.verdict;
           r.reason = r.check.reason;
           if (r.verdict != Verdict::Passed) return;
           if (screening) {
             // A screen time only decides who is timed fully (and checked then); it never wins.
-            auto timer = backend.make_timer();
-            r.time = measure(run.get(), *workload, *timer, screen);
+            clock.run("screen", [&] {
+              auto timer = backend.make_timer();
+              r.time = measure(run.get(), *workload, *timer, screen);
+            });
           } else {
-            time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r);
+            time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r, &clock);
           }
         });
       }
@@ -357,7 +391,9 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
         full[i] = true;
         Runnable run(*cache.find(job.key.family, r.name), backend, fault_for(job, r.name));
         send_start(requested_names[i]);
-        guarded(r, [&] { time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r); });
+        guarded(r, [&] {
+          time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r, &clock);
+        });
         send_result(r);
       }
     }
@@ -373,16 +409,17 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
     }
   }
 
-  retime_near_ties(backend, cache, job, *workload, results);
-  time_parts(backend, cache, job, *workload, results);
-  workload.reset();  // the confirmation allocates its own buffers
-  confirm_runaway_winner(backend, *unit, cache, job, results);
+  clock.run("retime", [&] { retime_near_ties(backend, cache, job, *workload, results); });
+  clock.run("parts", [&] { time_parts(backend, cache, job, *workload, results); });
+  clock.run("release", [&] { workload.reset(); });  // the confirmation allocates its own buffers
+  clock.run("confirm", [&] { confirm_runaway_winner(backend, *unit, cache, job, results); });
   nlohmann::json changed = nlohmann::json::array();
   for (const auto& r : results)
     if (r.retimed || r.confirmed || r.verdict != Verdict::Passed || !r.part_us.empty()) changed.push_back(to_json(r));
   nlohmann::json done = event(EventKind::Done);
   done["retimed"] = changed;
   done["default"] = unit->default_instance(job.key, backend);
+  done["phases_ms"] = clock.to_json();
   sink(done);
   return results;
 }

@@ -153,6 +153,7 @@ void WorkerPool::finish(Worker& w, const PoolCallbacks& cb) {
   out.worker = w.label;
   out.device = w.device;
   out.default_instance = a.default_instance;
+  out.phases_ms = a.phases_ms;
   for (const auto& name : a.original.candidates) {
     auto r = a.results.find(name);
     if (r != a.results.end()) out.results.push_back(r->second);
@@ -205,6 +206,9 @@ void WorkerPool::handle_line(Worker& w, const std::string& line, const PoolCallb
     w.since = Clock::now();
   } else if (kind == EventKind::Done) {
     a.default_instance = ev.value("default", "");
+    if (auto p = ev.find("phases_ms"); p != ev.end() && p->is_object())
+      for (const auto& [k, v] : p->items())
+        if (v.is_number()) a.phases_ms[k] += v.get<double>();
     for (const auto& j : ev.at("retimed")) {
       CandidateResult r = candidate_result_from_json(j);
       std::string requested = r.alias.empty() ? r.name : r.alias;

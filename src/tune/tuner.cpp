@@ -315,6 +315,7 @@ TuneSummary run_tune(const TuneOptions& o) {
       profile->add(rows);
     }
     sum.candidates += static_cast<int>(out.results.size());
+    for (const auto& [phase, ms] : out.phases_ms) sum.phases_s[phase] += ms / 1000.0;
     if (!out.failure.empty()) {
       ++sum.failed;
       failure_of[key.cells] = out.failure;

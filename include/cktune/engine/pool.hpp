@@ -43,6 +43,7 @@ struct JobOutcome {
   std::string failure;                    // non-empty when the job could not be evaluated at all
   std::string worker;                     // label of the worker that finished it ("gpu0")
   std::string default_instance;           // the backend's untuned default for this key
+  std::map<std::string, double> phases_ms;  // the worker's wall time by phase (prepare, check, screen, ...)
   DeviceInfo device;
 };
 
@@ -104,6 +105,7 @@ class WorkerPool {
     std::map<std::string, CandidateResult> results;
     std::vector<std::string> remaining;
     std::string default_instance;
+    std::map<std::string, double> phases_ms;
     int restarts = 0;
   };
   void spawn(Worker& w);

@@ -2,6 +2,7 @@
 // `cktune tune`: per shape, every candidate that can run is verified and timed on a worker; the fastest
 // that passes wins and is written at once (atomically) into the AITER-layout tuned table.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,7 @@ struct TuneSummary {
   int candidates = 0;
   double seconds = 0;
   double first_timing_s = -1;              // from start to the first candidate result
+  std::map<std::string, double> phases_s;  // workers' wall time by phase, summed over workers (prepare, check, ...)
   double speedup_vs_default = 0;           // geometric mean of default / winner where the default ran
   int speedup_shapes = 0;
   std::string device;                      // "cpu" or "gpu"
