@@ -6,10 +6,10 @@ cd "$(dirname "$0")/.."
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 OUT=.carry
 mkdir -p "$OUT"
-FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -cudart=static -Xptxas -v -lineinfo)
+FLAGS=(-std=c++20 -O3 -Iinclude -I. -gencode=arch=compute_90a,code=sm_90a -cudart=static -Xptxas -v -lineinfo)
 [ -n "${SKIP_KERNELS:-}" ] || "$NVCC" "${FLAGS[@]}" -c kernels/a8w8_blockscale/a8w8_blockscale.cu -o "$OUT/a8w8_blockscale.o" 2>"$OUT/ptxas.log" &
-g++ -std=c++20 -O2 -I/usr/local/cuda/include -c src/gpu/blaslt.cpp -o "$OUT/blaslt.o"
-"$NVCC" -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -c bench/gpu/gemm_dev.cu -o "$OUT/gemm_dev.o"
+g++ -std=c++20 -O2 -Iinclude -I. -I/usr/local/cuda/include -c src/gpu/blaslt.cpp -o "$OUT/blaslt.o"
+"$NVCC" -std=c++20 -O3 -Iinclude -I. -gencode=arch=compute_90a,code=sm_90a -c bench/gpu/gemm_dev.cu -o "$OUT/gemm_dev.o"
 wait
 "$NVCC" -gencode=arch=compute_90a,code=sm_90a -cudart=static "$OUT/gemm_dev.o" "$OUT/a8w8_blockscale.o" \
   "$OUT/blaslt.o" -o "$OUT/gemm_dev" -ldl -lpthread
