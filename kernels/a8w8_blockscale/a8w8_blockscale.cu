@@ -15,7 +15,7 @@ namespace cktune::kernels::a8w8_blockscale {
 #if !defined(CKTUNE_CUDA)
 // HIP build: the wgmma configurations exist only as names (see why_not()).
 namespace detail {
-template <int BM, int BN, int ST, bool DB = false, bool ORDERED = false>
+template <int BM, int BN, int ST, bool DB = false>
 struct WgCfg {
   static constexpr int kWarps = (BM / 64 + 1) * 4;
 };
@@ -118,10 +118,6 @@ struct Entry {
                        detail::WgCfg<BM, BN, ST, true>::kWarps, 1, 90},                                  \
         &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, true>>}
 
-#define CKTUNE_WGMMA_P_O(BM, BN, ST)                                                                      \
-  Entry{InstanceParams{0, nullptr, Variant::WgmmaPersistentOrdered, BM, BN, 128, ST,                       \
-                       detail::WgCfg<BM, BN, ST, false, true>::kWarps, 1, 90},                             \
-        &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, false, true>>}
 // Order is the id: append only once tuned tables exist (ids and names are stored in them).
 const std::array kTable = {
     // Decode (M <= 8): weights stream through narrow W tiles, K split across CTAs.
@@ -181,18 +177,11 @@ const std::array kTable = {
     CKTUNE_WGMMA_P_DB(128, 128, 5),
     CKTUNE_WGMMA_P_DB(128, 64, 6),
     CKTUNE_WGMMA_P_DB(64, 128, 6),
-    // Persistent, 192-wide N tiles (two weight-scale blocks per tile; fewer tiles, less shared-memory
-    // traffic per MAC), and the turn-taking consumers (one promotes while the other's wgmma run).
-    CKTUNE_WGMMA_P(128, 192, 4),
-    CKTUNE_WGMMA_P_O(128, 128, 4),
-    CKTUNE_WGMMA_P_O(128, 128, 5),
-    CKTUNE_WGMMA_P_O(128, 192, 4),
 };
 #undef CKTUNE_MMA
 #undef CKTUNE_WGMMA
 #undef CKTUNE_WGMMA_P
 #undef CKTUNE_WGMMA_P_DB
-#undef CKTUNE_WGMMA_P_O
 #undef CKTUNE_WGMMA_DB
 
 struct Table {
@@ -239,8 +228,7 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
   if (K % 128 != 0) return "K is not a multiple of 128: a8w8_blockscale needs whole 128-wide K scale blocks";
   if (sm < p.min_sm) return "the device is too old for this instance's code path";
   if (p.split_k > K / 128) return "split_k exceeds the number of 128-wide K blocks";
-  const bool persistent = p.variant == Variant::WgmmaPersistent || p.variant == Variant::WgmmaPersistentDb ||
-                          p.variant == Variant::WgmmaPersistentOrdered;
+  const bool persistent = p.variant == Variant::WgmmaPersistent || p.variant == Variant::WgmmaPersistentDb;
   const bool hopper_path = p.variant == Variant::Wgmma || p.variant == Variant::WgmmaDb || persistent;
   if (hopper_path && sm != 90) return "wgmma/TMA path is built for sm_90a only";
   if (persistent && N % 8 != 0) return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";
@@ -286,7 +274,6 @@ bool recommended(const InstanceParams& p, int M, int N, int K, int sm) {
       return p.split_k == 1 || M <= 256;  // split-K only pays when the tile grid is small
     case Variant::WgmmaPersistent:
     case Variant::WgmmaPersistentDb:
-    case Variant::WgmmaPersistentOrdered:
       return M >= 16;
   }
   return true;

@@ -25,7 +25,6 @@ enum class Variant {
   WgmmaDb,    // Wgmma with two partial tiles in flight (next block's wgmma overlap the promotion)
   WgmmaPersistent,  // Wgmma as a persistent kernel (one CTA per SM walks the tiles), TMA-store epilogue
   WgmmaPersistentDb,  // WgmmaPersistent with k-blocks in pairs (promotion overlaps the next wgmma)
-  WgmmaPersistentOrdered,  // WgmmaPersistent whose two consumer warpgroups take turns on the tensor cores
 };
 using VariantName = EnumName<Variant>;
 inline constexpr VariantName kVariantNames[] = {
@@ -34,7 +33,6 @@ inline constexpr VariantName kVariantNames[] = {
     {Variant::WgmmaDb, "wgmma2"},
     {Variant::WgmmaPersistent, "wgmmap"},
     {Variant::WgmmaPersistentDb, "wgmmap2"},
-    {Variant::WgmmaPersistentOrdered, "wgmmapo"},
 };
 std::string_view to_string(Variant v);
 

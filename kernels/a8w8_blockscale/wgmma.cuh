@@ -27,14 +27,10 @@ namespace cktune::kernels::a8w8_blockscale::detail {
 
 // DB: keep two partial tiles in flight (block i+1's wgmma overlap block i's promotion) instead of
 // waiting for each block's wgmma before promoting it.
-// ORDERED (persistent kernel only): the consumer warpgroups take turns on the tensor cores, block by
-// block (warpgroup 0 issues block kb, then warpgroup 1, then warpgroup 0 block kb+1, ...), so that one
-// promotes while the other's wgmma run instead of both promoting at the same time.
-template <int BM, int BN, int STAGES, bool DB = false, bool ORDERED = false>
+template <int BM, int BN, int STAGES, bool DB = false>
 struct WgCfg {
   static constexpr int kBM = BM, kBN = BN, kStages = STAGES;
   static constexpr bool kDoubleBuffer = DB;
-  static constexpr bool kOrdered = ORDERED;
   static constexpr int kConsumers = BM / 64;                 // consumer warpgroups
   static constexpr int kWarps = (kConsumers + 1) * 4;        // + one producer warpgroup
   static constexpr int kThreads = kWarps * 32;
@@ -50,11 +46,7 @@ struct WgCfg {
   static constexpr int kEpiBytes = BM * kEpiPitch;
   // Stages first (1024-byte aligned for the swizzle), epilogue tile, 2*STAGES mbarriers, slack.
   static constexpr int kSmemBytes = STAGES * kStageBytes + kEpiBytes + 2 * STAGES * 8 + 1024;
-  // BN = 192 tiles straddle two 128-wide weight-scale blocks (n0 % 128 is 0 or 64): the persistent
-  // kernel picks the scale per 8-column chunk; the other kernels need one scale block per tile.
-  static_assert(BM % 64 == 0 && (128 % BN == 0 || BN == 192) && BN % 64 == 0, "tile shape");
-  static_assert(!(DB && BN > 128), "two partial tiles of 96 registers do not fit next to the accumulator");
-  static_assert(!(ORDERED && BM != 128), "turn-taking needs two consumer warpgroups");
+  static_assert(BM % 64 == 0 && 128 % BN == 0 && BN % 64 == 0, "tile shape");
   static_assert(kStageBytes % 1024 == 0, "stage must keep 1024-byte alignment");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit");
   static_assert(BM * BN * 2 <= kEpiBytes, "persistent epilogue boxes must fit the staging area");
@@ -77,7 +69,6 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace cktune::gpu::sm90;
   constexpr int BM = C::kBM, BN = C::kBN, ST = C::kStages;
-  static_assert(128 % BN == 0, "one weight-scale block per tile");
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   uint8_t* epi = smem + ST * C::kStageBytes;
@@ -323,14 +314,10 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int wid = (tid % 128) / 32;
   const int lr0 = wid * 16 + (lane >> 2);  // row within this warpgroup's 64: lr0, lr0 + 8
   const bool leader = (tid % 128) == 0;
-  const int NB = (a.N + 127) / 128;        // weight-scale blocks along N
   float acc[BN / 2];
   float ta[BN / 2];
   float tb[C::kDoubleBuffer ? BN / 2 : 1];
   int g = 0;
-  // Turn-taking (kOrdered): named barrier 4 = "warpgroup 0 has issued block j", 5 = "warpgroup 1 has
-  // issued block j"; each warpgroup waits for the other's previous issue before its own.
-  [[maybe_unused]] bool first_issue = true;
   for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
     int m0, n0;
     tile_origin(t, tiles_m, tiles_n, BM, BN, m0, n0);
@@ -338,11 +325,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     const bool ok0 = row0 < a.M, ok1 = row1 < a.M;
     const float* xs0p = a.x_scale + static_cast<size_t>(ok0 ? row0 : 0) * KB;
     const float* xs1p = a.x_scale + static_cast<size_t>(ok1 ? row1 : 0) * KB;
-    const int nb0 = n0 / 128;
-    const float* wsp = a.w_scale + static_cast<size_t>(nb0) * KB;
-    // Columns [0, split) of the tile use weight-scale block nb0, the rest block nb0 + 1 (BN = 192 only).
-    const int split = (nb0 + 1) * 128 - n0;
-    const float* wsp_hi = (BN > split && nb0 + 1 < NB) ? wsp + KB : wsp;
+    const float* wsp = a.w_scale + static_cast<size_t>(n0 / 128) * KB;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
     // Issue block kb's four 32-K wgmma (stage sequence number gg) into t, fresh.
@@ -351,41 +334,25 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       mbar_wait(&full[s], (gg / ST) & 1);
       const uint64_t da = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128);
       const uint64_t db = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes + C::kABytes));
-      if constexpr (C::kOrdered) {
-        if (wg == 1) asm volatile("bar.sync 4, 256;\n" ::: "memory");
-        else if (!first_issue) asm volatile("bar.sync 5, 256;\n" ::: "memory");
-      }
       wgmma_fence();
 #pragma unroll
       for (int ks = 0; ks < 4; ++ks) WgmmaE4m3<BN>::run(t, da + 2 * ks, db + 2 * ks, ks > 0 ? 1 : 0);
       wgmma_commit();
-      if constexpr (C::kOrdered) {
-        if (wg == 0) asm volatile("bar.arrive 4, 256;\n" ::: "memory");
-        else asm volatile("bar.arrive 5, 256;\n" ::: "memory");
-        first_issue = false;
-      }
     };
     // Block kb's scales, loaded before its wgmma are waited for (off the critical path).
     struct Scales {
-      float lo0, lo1, hi0, hi1;
+      float s0, s1;
     };
     auto scales = [&](int kb) {
-      const float x0 = ok0 ? __ldg(xs0p + kb) : 0.f, x1 = ok1 ? __ldg(xs1p + kb) : 0.f;
       const float w = __ldg(wsp + kb);
-      if constexpr (BN > 128) {
-        const float wh = __ldg(wsp_hi + kb);
-        return Scales{x0 * w, x1 * w, x0 * wh, x1 * wh};
-      } else {
-        return Scales{x0 * w, x1 * w, 0.f, 0.f};
-      }
+      return Scales{(ok0 ? __ldg(xs0p + kb) : 0.f) * w, (ok1 ? __ldg(xs1p + kb) : 0.f) * w};
     };
     auto promote = [&](int gg, const Scales& sc, float(&t)[BN / 2]) {
       fence_operands(t);
       if (lane == 0) mbar_arrive(&empty[gg % ST]);
 #pragma unroll
       for (int j = 0; j < BN / 8; ++j) {
-        const bool hi = BN > 128 && j * 8 >= split;
-        const float s0 = hi ? sc.hi0 : sc.lo0, s1 = hi ? sc.hi1 : sc.lo1;
+        const float s0 = sc.s0, s1 = sc.s1;
         acc[j * 4 + 0] = fmaf(t[j * 4 + 0], s0, acc[j * 4 + 0]);
         acc[j * 4 + 1] = fmaf(t[j * 4 + 1], s0, acc[j * 4 + 1]);
         acc[j * 4 + 2] = fmaf(t[j * 4 + 2], s1, acc[j * 4 + 2]);
@@ -436,9 +403,6 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       bulk_commit();
     }
   }
-  // Turn-taking: match warpgroup 1's arrival after its last issue.
-  if constexpr (C::kOrdered)
-    if (wg == 0 && !first_issue) asm volatile("bar.sync 5, 256;\n" ::: "memory");
   if (leader) bulk_wait0();
 #endif
 }
