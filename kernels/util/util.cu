@@ -21,6 +21,14 @@ __global__ void fill_u16_kernel(uint16_t* out, size_t n, uint16_t value) {
     out[i] = value;
 }
 
+__global__ void count_u16_kernel(const uint16_t* in, size_t n, uint16_t value, unsigned long long* count) {
+  unsigned long long c = 0;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    c += in[i] == value;
+  if (c != 0) atomicAdd(count, c);
+}
+
 __device__ float bf16_bits_to_float(uint16_t b) { return __uint_as_float(static_cast<unsigned>(b) << 16); }
 __device__ uint16_t float_to_bf16_bits(float f) {
   unsigned u = __float_as_uint(f);
@@ -61,6 +69,13 @@ gpu::ErrorCode launch_hang(gpu::Stream stream) {
 
 gpu::ErrorCode launch_fill_u16(uint16_t* out, size_t n, uint16_t value, gpu::Stream stream) {
   fill_u16_kernel<<<blocks_for(n), 256, 0, stream>>>(out, n, value);
+  return gpu::get_last_error();
+}
+
+gpu::ErrorCode launch_count_u16(const uint16_t* in, size_t n, uint16_t value, unsigned long long* count,
+                                gpu::Stream stream) {
+  if (auto e = gpu::rt::memset_async(count, 0, sizeof(unsigned long long), stream); e != gpu::kSuccess) return e;
+  count_u16_kernel<<<blocks_for(n), 256, 0, stream>>>(in, n, value, count);
   return gpu::get_last_error();
 }
 

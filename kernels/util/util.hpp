@@ -15,6 +15,9 @@ gpu::ErrorCode launch_spin(double microseconds, int clock_khz, gpu::Stream strea
 gpu::ErrorCode launch_hang(gpu::Stream stream);
 // out[i] = value for i in [0, n).
 gpu::ErrorCode launch_fill_u16(uint16_t* out, size_t n, uint16_t value, gpu::Stream stream);
+// *count (device memory, zeroed here first) := the number of i in [0, n) with in[i] == value.
+gpu::ErrorCode launch_count_u16(const uint16_t* in, size_t n, uint16_t value, unsigned long long* count,
+                                gpu::Stream stream);
 // Every third bf16 value v becomes 1.75 v + 0.5 (what a wrong scale index does).
 gpu::ErrorCode launch_corrupt_bf16(uint16_t* out, size_t n, gpu::Stream stream);
 

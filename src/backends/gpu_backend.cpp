@@ -104,6 +104,27 @@ void DeviceOutput::read(std::vector<std::uint16_t>& host) {
   buffer_.copy_to_host(host.data(), cells_ * 2, backend_.stream());  // synchronises: a fault surfaces here
 }
 
+CheckResult DeviceOutput::check(const Reference& ref, const Tolerance& tol) {
+  if (ref.sampled_rows.empty() || ref.rows * ref.cols != static_cast<std::int64_t>(cells_)) {
+    host_.resize(cells_);
+    buffer_.copy_to_host(host_.data(), cells_ * 2, backend_.stream());  // synchronises: a fault surfaces here
+    return ref.check(host_.data(), tol);
+  }
+  const auto s = gpu::as_stream(backend_.stream().native());
+  if (count_.size() == 0) count_ = gpu::DeviceBuffer(sizeof(unsigned long long));
+  CKTUNE_GPU_CHECK(kernels::util::launch_count_u16(data(), cells_, kPoisonBf16Bits,
+                                                   static_cast<unsigned long long*>(count_.data()), s));
+  const size_t cols = static_cast<size_t>(ref.cols), n = ref.sampled_rows.size();
+  host_.resize(n * cols);
+  for (size_t i = 0; i < n; ++i)
+    CKTUNE_GPU_CHECK(gpu::rt::memcpy_d2h_async(host_.data() + i * cols, data() + static_cast<size_t>(ref.sampled_rows[i]) * cols,
+                                               cols * 2, s));
+  unsigned long long unwritten = 0;
+  count_.copy_to_host(&unwritten, sizeof unwritten, backend_.stream());  // synchronises
+  return check_gathered_rows(ref.values.data(), host_.data(), ref.sampled_rows, ref.rows, ref.cols,
+                             static_cast<std::int64_t>(unwritten), tol);
+}
+
 void DeviceOutput::corrupt(FaultKind kind) {
   auto s = gpu::as_stream(backend_.stream().native());
   if (kind == FaultKind::Wrong) {

@@ -39,12 +39,16 @@ class DeviceOutput final : public OutputBuffer {
   void poison() override;
   void read(std::vector<std::uint16_t>& host) override;
   void corrupt(FaultKind kind) override;
+  // Sampled references: unwritten cells are counted on the device and only the sampled rows come back.
+  CheckResult check(const Reference& ref, const Tolerance& tol) override;
   std::uint16_t* data() { return buffer_.as<std::uint16_t>(); }
 
  private:
   GpuBackend& backend_;
   std::size_t cells_, alloc_cells_;
   gpu::DeviceBuffer buffer_;
+  gpu::DeviceBuffer count_;         // the device-side unwritten count
+  std::vector<std::uint16_t> host_;  // reused between checks (a fresh vector per check costs page faults)
 };
 
 std::unique_ptr<Backend> make_gpu_backend(int device_index);

@@ -37,10 +37,14 @@ std::vector<std::int64_t> reference_rows(std::int64_t rows, double macs_per_row,
   return sample_rows(rows, count, seed);
 }
 
-CheckResult check_output_now(Workload& workload, const Tolerance& tol) {
+CheckResult OutputBuffer::check(const Reference& ref, const Tolerance& tol) {
   std::vector<std::uint16_t> host;
-  workload.output().read(host);
-  return workload.reference.check(host.data(), tol);
+  read(host);
+  return ref.check(host.data(), tol);
+}
+
+CheckResult check_output_now(Workload& workload, const Tolerance& tol) {
+  return workload.output().check(workload.reference, tol);
 }
 
 CheckResult run_and_check(Instance& instance, Workload& workload, const Tolerance& tol) {

@@ -58,33 +58,41 @@ struct RowStats {
   double max_err = 0, max_out = 0;
 };
 
-// ref row i corresponds to output row out_rows[i] (or i itself when out_rows is empty).
+// ref row i corresponds to output row out_rows[i] (or i itself when out_rows is empty). With `gathered`,
+// `out` holds only the checked rows ([checked_rows, cols], row i = output row out_rows[i]) and the count
+// of unwritten cells over the whole output comes from the caller (counted where the output lives).
 template <class Out>
 CheckResult check_impl(const float* ref, Out out, std::span<const int64_t> out_rows, int64_t checked_rows, int64_t rows,
-                       int64_t cols, const Tolerance& tol, int threads) {
+                       int64_t cols, const Tolerance& tol, int threads, const int64_t* gathered_unwritten = nullptr) {
+  const bool gathered = gathered_unwritten != nullptr;
+  auto out_row = [&](int64_t i) { return gathered || out_rows.empty() ? i : out_rows[static_cast<size_t>(i)]; };
   if (rows < 0 || cols < 0) throw Error(fmt::format("check_output: bad shape {}x{}", rows, cols));
   for (int64_t r : out_rows)
     if (r < 0 || r >= rows) throw Error(fmt::format("check_output_rows: row {} outside [0, {})", r, rows));
   CheckResult res;
   res.checked = checked_rows * cols;
 
-  // All written: scan the whole output, whatever was sampled.
-  std::vector<int64_t> unwritten_per_chunk(static_cast<size_t>(std::max(1, resolve_threads(threads))), 0);
-  const int64_t total = rows * cols;
-  const int64_t chunks = static_cast<int64_t>(unwritten_per_chunk.size());
-  parallel_for(chunks, threads, [&](int64_t c0, int64_t c1) {
-    for (int64_t c = c0; c < c1; ++c) {
-      int64_t cnt = 0;
-      for (int64_t i = total * c / chunks, e = total * (c + 1) / chunks; i < e; ++i) cnt += out.poison(i);
-      unwritten_per_chunk[static_cast<size_t>(c)] = cnt;
-    }
-  });
-  res.unwritten = std::accumulate(unwritten_per_chunk.begin(), unwritten_per_chunk.end(), int64_t{0});
+  // All written: scan the whole output, whatever was sampled (or take the caller's count).
+  if (gathered) {
+    res.unwritten = *gathered_unwritten;
+  } else {
+    std::vector<int64_t> unwritten_per_chunk(static_cast<size_t>(std::max(1, resolve_threads(threads))), 0);
+    const int64_t total = rows * cols;
+    const int64_t chunks = static_cast<int64_t>(unwritten_per_chunk.size());
+    parallel_for(chunks, threads, [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c) {
+        int64_t cnt = 0;
+        for (int64_t i = total * c / chunks, e = total * (c + 1) / chunks; i < e; ++i) cnt += out.poison(i);
+        unwritten_per_chunk[static_cast<size_t>(c)] = cnt;
+      }
+    });
+    res.unwritten = std::accumulate(unwritten_per_chunk.begin(), unwritten_per_chunk.end(), int64_t{0});
+  }
 
   std::vector<RowStats> stats(static_cast<size_t>(checked_rows));
   parallel_for(checked_rows, threads, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i) {
-      const int64_t orow = out_rows.empty() ? i : out_rows[static_cast<size_t>(i)];
+      const int64_t orow = out_row(i);
       RowStats& s = stats[static_cast<size_t>(i)];
       for (int64_t c = 0; c < cols; ++c) {
         const double r = ref[i * cols + c];
@@ -120,7 +128,7 @@ CheckResult check_impl(const float* ref, Out out, std::span<const int64_t> out_r
   // Poison cells inside the checked rows are not "computed NaN"; they are reported as unwritten.
   int64_t poison_checked = 0;
   for (int64_t i = 0; i < checked_rows && res.unwritten > 0; ++i) {
-    const int64_t orow = out_rows.empty() ? i : out_rows[static_cast<size_t>(i)];
+    const int64_t orow = out_row(i);
     for (int64_t c = 0; c < cols; ++c) poison_checked += out.poison(orow * cols + c);
   }
   res.non_finite = non_finite - poison_checked;
@@ -162,6 +170,12 @@ CheckResult check_output_rows(const float* ref_rows, const float* out, std::span
 CheckResult check_output_rows(const float* ref_rows, const uint16_t* out, std::span<const int64_t> row_indices,
                               int64_t rows, int64_t cols, const Tolerance& tol, int threads) {
   return check_impl(ref_rows, Bf16Out{out}, row_indices, static_cast<int64_t>(row_indices.size()), rows, cols, tol, threads);
+}
+CheckResult check_gathered_rows(const float* ref_rows, const uint16_t* out_rows, std::span<const int64_t> row_indices,
+                                int64_t rows, int64_t cols, int64_t unwritten, const Tolerance& tol, int threads) {
+  if (unwritten < 0) throw Error("check_gathered_rows: negative unwritten count");
+  return check_impl(ref_rows, Bf16Out{out_rows}, row_indices, static_cast<int64_t>(row_indices.size()), rows, cols, tol,
+                    threads, &unwritten);
 }
 
 }  // namespace cktune

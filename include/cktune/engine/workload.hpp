@@ -27,6 +27,9 @@ class OutputBuffer {
   virtual void poison() = 0;                               // every cell := the NaN poison pattern
   virtual void read(std::vector<std::uint16_t>& host) = 0; // [rows, cols] bf16 bits; waits for the device
   virtual void corrupt(FaultKind kind) = 0;                // fault injection: Wrong or Partial
+  // Checks the output against `ref`: by default reads all of it to the host. An output elsewhere may
+  // count unwritten cells where it lives and bring back only the sampled rows (same verdicts).
+  virtual CheckResult check(const Reference& ref, const Tolerance& tol);
 };
 
 class Workload {

@@ -65,6 +65,12 @@ CheckResult check_output_rows(const float* ref_rows, const float* out, std::span
 CheckResult check_output_rows(const float* ref_rows, const uint16_t* out_bf16, std::span<const int64_t> row_indices,
                               int64_t rows, int64_t cols, const Tolerance& tol = {}, int threads = 0);
 
+// The same, where the output lives elsewhere (device memory): out_rows holds only the sampled rows,
+// [row_indices.size(), cols] in row_indices order, and `unwritten` is the poison count over the whole
+// output, counted where it lives. Same verdicts as check_output_rows on the full output.
+CheckResult check_gathered_rows(const float* ref_rows, const uint16_t* out_rows, std::span<const int64_t> row_indices,
+                                int64_t rows, int64_t cols, int64_t unwritten, const Tolerance& tol = {}, int threads = 0);
+
 // AITER's errRatio alone (no row or written checks): the number its tuners write.
 double aiter_err_ratio(const float* ref, const float* out, int64_t n, double rtol = 1e-2, double atol = 1e-2);
 

@@ -61,6 +61,7 @@ class MoeOutput final : public OutputBuffer {
   void poison() override;
   void read(std::vector<std::uint16_t>& host) override { y_.read(host); }
   void corrupt(FaultKind kind) override { y_.corrupt(kind); }
+  CheckResult check(const Reference& ref, const Tolerance& tol) override { return y_.check(ref, tol); }
   std::uint16_t* data() { return y_.data(); }
 
  private:

@@ -123,5 +123,52 @@ TEST(Check, SampledRowsCheckOnlyTheSampleButScanEverythingForWrites) {
   EXPECT_EQ(r.verdict, Verdict::Incorrect);
 }
 
+// The device path brings back only the sampled rows and counts unwritten cells where the output lives:
+// it must reach the same verdicts, reasons and numbers as the full-output check.
+TEST(Check, GatheredRowsGiveTheSameResultAsTheFullOutput) {
+  const int rows = 12, cols = 16;
+  const std::vector<int64_t> sample = {0, 11, 4, 7};
+  std::vector<float> ref_rows(sample.size() * cols);
+  for (size_t i = 0; i < ref_rows.size(); ++i) ref_rows[i] = 0.25f * static_cast<float>(i % 13) - 1.0f;
+  auto make_out = [&] {
+    std::vector<uint16_t> out(rows * cols, float_to_bf16(0.5f));
+    for (size_t k = 0; k < sample.size(); ++k)
+      for (int c = 0; c < cols; ++c)
+        out[static_cast<size_t>(sample[k] * cols + c)] = float_to_bf16(ref_rows[k * cols + static_cast<size_t>(c)]);
+    return out;
+  };
+  auto both = [&](const std::vector<uint16_t>& out) {
+    const CheckResult full = check_output_rows(ref_rows.data(), out.data(), sample, rows, cols);
+    int64_t unwritten = 0;
+    for (uint16_t v : out) unwritten += is_poison_bf16(v);
+    std::vector<uint16_t> gathered;
+    for (int64_t r : sample)
+      gathered.insert(gathered.end(), out.begin() + r * cols, out.begin() + (r + 1) * cols);
+    const CheckResult g = check_gathered_rows(ref_rows.data(), gathered.data(), sample, rows, cols, unwritten);
+    EXPECT_EQ(g.verdict, full.verdict);
+    EXPECT_EQ(g.reason, full.reason);
+    EXPECT_EQ(g.unwritten, full.unwritten);
+    EXPECT_EQ(g.non_finite, full.non_finite);
+    EXPECT_EQ(g.worst_row, full.worst_row);
+    EXPECT_DOUBLE_EQ(g.err_ratio, full.err_ratio);
+    EXPECT_DOUBLE_EQ(g.max_abs_err, full.max_abs_err);
+    return g;
+  };
+  auto out = make_out();
+  EXPECT_EQ(both(out).verdict, Verdict::Passed);
+  out[static_cast<size_t>(7 * cols + 3)] = float_to_bf16(40.0f);  // sampled row 7 wrong
+  EXPECT_EQ(both(out).worst_row, 7);
+  out = make_out();
+  poison_nan(out.data() + 5 * cols, 3);  // unwritten outside the sample
+  EXPECT_EQ(both(out).unwritten, 3);
+  poison_nan(out.data() + 4 * cols + 2, 1);  // and inside it: unwritten, not "computed NaN"
+  const CheckResult r = both(out);
+  EXPECT_EQ(r.unwritten, 4);
+  EXPECT_EQ(r.non_finite, 0);
+  out = make_out();
+  out[static_cast<size_t>(11 * cols)] = 0x7fc0;  // a computed NaN in a sampled row
+  EXPECT_EQ(both(out).non_finite, 1);
+}
+
 }  // namespace
 }  // namespace cktune
