@@ -25,7 +25,9 @@ class EventTimer final : public Timer {
   void reserve(int n) override {
     n_ = n;
     while (static_cast<int>(events_.size()) < 2 * n) events_.emplace_back();
-    double spin_us = std::clamp(12.0 * n, 1000.0, 20000.0);
+    // Long enough for the host to queue the n launches (about 12 us each) before the GPU reaches them;
+    // short for the few-launch screens, which would otherwise pay a millisecond each.
+    double spin_us = std::clamp(12.0 * n + 50.0, 100.0, 20000.0);
     CKTUNE_GPU_CHECK(kernels::util::launch_spin(spin_us, clock_khz_, gpu::as_stream(stream_.native())));
   }
   void begin(int i) override { events_[static_cast<size_t>(2 * i)].record(stream_); }

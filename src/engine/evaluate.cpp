@@ -231,7 +231,7 @@ void retime_near_ties(Backend& backend, InstanceCache& cache, const Job& job, Wo
 // (state left by an earlier candidate, a launch that did less than it should): verify and time it again
 // on freshly prepared buffers before anyone sees its number. Its confirmed time replaces the first one.
 void confirm_runaway_winner(Backend& backend, const FamilyUnit& unit, InstanceCache& cache, const Job& job,
-                            std::vector<CandidateResult>& results) {
+                            const Reference& reference, std::vector<CandidateResult>& results) {
   if (job.confirm_margin <= 0) return;
   std::vector<size_t> passed;
   for (size_t i = 0; i < results.size(); ++i)
@@ -242,7 +242,9 @@ void confirm_runaway_winner(Backend& backend, const FamilyUnit& unit, InstanceCa
   CandidateResult& best = results[passed[0]];
   const double runner_up = results[passed[1]].time.median_us;
   if (best.time.median_us * (1.0 + job.confirm_margin) > runner_up) return;
-  std::unique_ptr<Workload> fresh = unit.prepare(job.key, job.protocol, job.seed + 0x9e3779b97f4a7c15ull, backend);
+  // New allocations holding the same inputs (same seed), so the reference carries over: what is checked is
+  // that the winner does not depend on what earlier candidates left in buffers or on where data lives.
+  std::unique_ptr<Workload> fresh = unit.prepare(job.key, job.protocol, job.seed, backend, &reference);
   Runnable run(*cache.find(job.key.family, best.name), backend, fault_for(job, best.name));
   CandidateResult again = best;
   again.check = run_and_check(run.get(), *fresh, job.tolerance);
@@ -319,8 +321,12 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
   screen.warmup = 1;
   screen.iters = std::max(1, job.screen_iters);
   screen.min_time_ms = 0;
+  // The probe follows the verification launch, which served as its warm-up (module loaded, caches warm).
   Protocol probe = screen;
+  probe.warmup = 0;
   probe.iters = 1;
+  Protocol screen_rest = screen;
+  screen_rest.warmup = 0;
   constexpr double kProbeFactor = 2.0;
   double screen_best = std::numeric_limits<double>::infinity();
   std::vector<CandidateResult> results;
@@ -364,12 +370,13 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
           if (screening) {
             // A screen time only decides who is timed fully (and checked then); it never wins.
             clock.run("screen", [&] {
-              // One timed launch after a warm-up first: a candidate already beyond kProbeFactor times the
-              // screen cut-off stops there (the slowest kernels of a big shape cost milliseconds a launch).
+              // One timed launch first: a candidate already beyond kProbeFactor times the screen cut-off stops
+              // there (the slowest kernels of a big shape cost milliseconds a launch); the others get the
+              // full screen. Both follow the verification launch, so neither needs another warm-up.
               auto timer = backend.make_timer();
               r.time = measure(run.get(), *workload, *timer, probe);
               if (r.time.median_us <= screen_best * job.screen_factor * kProbeFactor)
-                r.time = measure(run.get(), *workload, *timer, screen);
+                r.time = measure(run.get(), *workload, *timer, screen_rest);
               screen_best = std::min(screen_best, r.time.median_us);
             });
           } else {
@@ -420,8 +427,9 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
 
   clock.run("retime", [&] { retime_near_ties(backend, cache, job, *workload, results); });
   clock.run("parts", [&] { time_parts(backend, cache, job, *workload, results); });
+  Reference reference = std::move(workload->reference);
   clock.run("release", [&] { workload.reset(); });  // the confirmation allocates its own buffers
-  clock.run("confirm", [&] { confirm_runaway_winner(backend, *unit, cache, job, results); });
+  clock.run("confirm", [&] { confirm_runaway_winner(backend, *unit, cache, job, reference, results); });
   nlohmann::json changed = nlohmann::json::array();
   for (const auto& r : results)
     if (r.retimed || r.confirmed || r.verdict != Verdict::Passed || !r.part_us.empty()) changed.push_back(to_json(r));

@@ -28,9 +28,11 @@ class FamilyUnit {
   virtual std::string default_instance(const ProblemKey& key, const Backend& backend) const = 0;
   // The vendor library's own choice for the key (bench's baseline); "" when there is none.
   virtual std::string baseline_instance(const ProblemKey&, const Backend&) const { return {}; }
-  // Fresh random inputs from `seed` (never zeros), rotation sets, the output and the reference.
+  // Fresh random inputs from `seed` (never zeros), rotation sets, the output and the reference. With
+  // `reuse` (the reference of an earlier prepare of the same key and seed) the reference is copied
+  // rather than computed again: new buffers, the same values.
   virtual std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol, std::uint64_t seed,
-                                            Backend& backend) const = 0;
+                                            Backend& backend, const Reference* reuse = nullptr) const = 0;
   // The tuned row for a winner, in the family's tuned schema (tuned_row.hpp has the shared writers).
   virtual std::vector<std::string> tuned_row(const ProblemKey& key, const DeviceInfo& device,
                                              const CandidateResult& winner, const InstanceDesc& desc) const = 0;

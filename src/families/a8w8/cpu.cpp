@@ -39,7 +39,7 @@ class PtpcCpuUnit final : public families::CpuGemmUnit<PtpcWorkload> {
       : CpuGemmUnit({family, Family::A8W8Bpreshuffle, ptpc_kernel_name, cpu_a8w8_ptpc, ptpc_why_not}) {}
 
   std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol, std::uint64_t seed,
-                                    Backend& backend) const override {
+                                    Backend& backend, const Reference* reuse) const override {
     GemmDims g = gemm_dims(key);
     families::check_cpu_gemm_size(g);
     auto dtype = qdtype_from_string(key.get("q_dtype_w"));
@@ -58,17 +58,21 @@ class PtpcCpuUnit final : public families::CpuGemmUnit<PtpcWorkload> {
       wl->views[s].wq = wl->wq_shuffled[s].data();
       wl->views[s].w_preshuffled = true;
     }
-    Reference& ref = wl->reference;
-    ref.rows = M;
-    ref.cols = N;
-    ref.sampled_rows = reference_rows(M, static_cast<double>(N) * K, backend.policy(), seed);
-    const PtpcGemmView v = view_of(in);
-    if (ref.sampled_rows.empty()) {
-      ref.values.resize(static_cast<size_t>(M) * N);
-      ref_a8w8_ptpc(v, ref.values.data());
+    if (reuse != nullptr) {
+      wl->reference = *reuse;  // same key and seed: the same inputs, so the same reference
     } else {
-      ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(N));
-      ref_a8w8_ptpc_rows(v, ref.sampled_rows, ref.values.data());
+      Reference& ref = wl->reference;
+      ref.rows = M;
+      ref.cols = N;
+      ref.sampled_rows = reference_rows(M, static_cast<double>(N) * K, backend.policy(), seed);
+      const PtpcGemmView v = view_of(in);
+      if (ref.sampled_rows.empty()) {
+        ref.values.resize(static_cast<size_t>(M) * N);
+        ref_a8w8_ptpc(v, ref.values.data());
+      } else {
+        ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(N));
+        ref_a8w8_ptpc_rows(v, ref.sampled_rows, ref.values.data());
+      }
     }
     return wl;
   }

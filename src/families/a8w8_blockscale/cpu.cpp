@@ -42,7 +42,7 @@ class BlockscaleCpuUnit final : public families::CpuGemmUnit<BlockscaleWorkload>
       : CpuGemmUnit({family, Family::A8W8BlockscaleBpreshuffle, kernel_name, cpu_a8w8_blockscale, blockscale_why_not}) {}
 
   std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol, std::uint64_t seed,
-                                    Backend& backend) const override {
+                                    Backend& backend, const Reference* reuse) const override {
     GemmDims g = gemm_dims(key);
     families::check_cpu_gemm_size(g);
     const int M = static_cast<int>(g.M), N = static_cast<int>(g.N), K = static_cast<int>(g.K);
@@ -65,16 +65,20 @@ class BlockscaleCpuUnit final : public families::CpuGemmUnit<BlockscaleWorkload>
       wl->views[s].x_scale = wl->xs_t[s].data();
       wl->views[s].x_scale_transposed = true;
     }
-    Reference& ref = wl->reference;
-    ref.rows = M;
-    ref.cols = N;
-    ref.sampled_rows = reference_rows(M, static_cast<double>(N) * K, backend.policy(), seed);
-    if (ref.sampled_rows.empty()) {
-      ref.values.resize(static_cast<size_t>(M) * N);
-      ref_a8w8_blockscale(in, ref.values.data());
+    if (reuse != nullptr) {
+      wl->reference = *reuse;  // same key and seed: the same inputs, so the same reference
     } else {
-      ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(N));
-      ref_a8w8_blockscale_rows(in, ref.sampled_rows, ref.values.data());
+      Reference& ref = wl->reference;
+      ref.rows = M;
+      ref.cols = N;
+      ref.sampled_rows = reference_rows(M, static_cast<double>(N) * K, backend.policy(), seed);
+      if (ref.sampled_rows.empty()) {
+        ref.values.resize(static_cast<size_t>(M) * N);
+        ref_a8w8_blockscale(in, ref.values.data());
+      } else {
+        ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(N));
+        ref_a8w8_blockscale_rows(in, ref.sampled_rows, ref.values.data());
+      }
     }
     return wl;
   }

@@ -152,7 +152,7 @@ class BlockscaleGpuUnit final : public FamilyUnit {
   }
 
   std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol, std::uint64_t seed,
-                                    Backend& backend_base) const override {
+                                    Backend& backend_base, const Reference* reuse) const override {
     auto& backend = static_cast<GpuBackend&>(backend_base);
     GemmDims g = gemm_dims(key);
     if (g.K % 128 != 0) throw Error(fmt::format("K={} is not a multiple of 128", g.K));
@@ -182,10 +182,17 @@ class BlockscaleGpuUnit final : public FamilyUnit {
       wl->xs.emplace_back(xs_bytes);
       wl->wq.emplace_back(w_bytes);
       wl->ws.emplace_back(ws_bytes);
-      wl->xq.back().copy_from_host(xq_host.data(), x_bytes, stream);
-      wl->xs.back().copy_from_host(xs_host.data(), xs_bytes, stream);
-      wl->wq.back().copy_from_host(in.wq.data(), w_bytes, stream);
-      wl->ws.back().copy_from_host(in.w_scale.data(), ws_bytes, stream);
+      if (s == 0) {
+        wl->xq.back().copy_from_host(xq_host.data(), x_bytes, stream);
+        wl->xs.back().copy_from_host(xs_host.data(), xs_bytes, stream);
+        wl->wq.back().copy_from_host(in.wq.data(), w_bytes, stream);
+        wl->ws.back().copy_from_host(in.w_scale.data(), ws_bytes, stream);
+      } else {  // device-to-device: the host copy of a big shape's inputs crosses PCIe once, not once per set
+        wl->xq.back().copy_from_device_async(wl->xq[0], stream);
+        wl->xs.back().copy_from_device_async(wl->xs[0], stream);
+        wl->wq.back().copy_from_device_async(wl->wq[0], stream);
+        wl->ws.back().copy_from_device_async(wl->ws[0], stream);
+      }
     }
     wl->y.emplace(backend, static_cast<size_t>(wl->M) * g.N, static_cast<size_t>(wl->m_alloc) * g.N);
     size_t scratch = 0;
@@ -218,16 +225,20 @@ class BlockscaleGpuUnit final : public FamilyUnit {
     }
 
     // Reference on the CPU: every row when affordable, else rows sampled over M (first and last included).
-    Reference& ref = wl->reference;
-    ref.rows = g.M;
-    ref.cols = g.N;
-    ref.sampled_rows = reference_rows(g.M, static_cast<double>(g.N) * g.K, backend.policy(), seed);
-    if (ref.sampled_rows.empty()) {
-      ref.values.resize(static_cast<size_t>(g.M) * g.N);
-      ref_a8w8_blockscale(in, ref.values.data());
+    if (reuse != nullptr) {
+      wl->reference = *reuse;  // same key and seed: the same inputs, so the same reference
     } else {
-      ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(g.N));
-      ref_a8w8_blockscale_rows(in, ref.sampled_rows, ref.values.data());
+      Reference& ref = wl->reference;
+      ref.rows = g.M;
+      ref.cols = g.N;
+      ref.sampled_rows = reference_rows(g.M, static_cast<double>(g.N) * g.K, backend.policy(), seed);
+      if (ref.sampled_rows.empty()) {
+        ref.values.resize(static_cast<size_t>(g.M) * g.N);
+        ref_a8w8_blockscale(in, ref.values.data());
+      } else {
+        ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(g.N));
+        ref_a8w8_blockscale_rows(in, ref.sampled_rows, ref.values.data());
+      }
     }
     stream.synchronize();
     return wl;

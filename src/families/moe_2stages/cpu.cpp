@@ -91,7 +91,7 @@ class MoeCpuUnit final : public FamilyUnit {
   }
 
   std::unique_ptr<Workload> prepare(const ProblemKey& key, const Protocol& protocol, std::uint64_t seed,
-                                    Backend& backend) const override {
+                                    Backend& backend, const Reference* reuse) const override {
     const int T = static_cast<int>(key.get_int("token")), D = static_cast<int>(key.get_int("model_dim"));
     const int I = static_cast<int>(key.get_int("inter_dim")), E = static_cast<int>(key.get_int("expert"));
     const int topk = static_cast<int>(key.get_int("topk"));
@@ -111,16 +111,20 @@ class MoeCpuUnit final : public FamilyUnit {
     // As on the GPU: sized by what one launch reads (the routed experts' weights).
     const int sets = rotation_sets(protocol, backend.device(), backend.policy(), in.touched_bytes(), in.stored_bytes());
     wl->inputs.assign(static_cast<size_t>(sets), in);
-    Reference& ref = wl->reference;
-    ref.rows = T;
-    ref.cols = D;
-    ref.sampled_rows = reference_rows(T, 3.0 * topk * static_cast<double>(I) * D, backend.policy(), seed);
-    if (ref.sampled_rows.empty()) {
-      ref.values.resize(static_cast<size_t>(T) * D);
-      ref_moe_2stages(in, wl->params, ref.values.data());
+    if (reuse != nullptr) {
+      wl->reference = *reuse;  // same key and seed: the same inputs, so the same reference
     } else {
-      ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(D));
-      ref_moe_2stages_tokens(in, wl->params, ref.sampled_rows, ref.values.data());
+      Reference& ref = wl->reference;
+      ref.rows = T;
+      ref.cols = D;
+      ref.sampled_rows = reference_rows(T, 3.0 * topk * static_cast<double>(I) * D, backend.policy(), seed);
+      if (ref.sampled_rows.empty()) {
+        ref.values.resize(static_cast<size_t>(T) * D);
+        ref_moe_2stages(in, wl->params, ref.values.data());
+      } else {
+        ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(D));
+        ref_moe_2stages_tokens(in, wl->params, ref.sampled_rows, ref.values.data());
+      }
     }
     return wl;
   }
