@@ -3,7 +3,9 @@
 # instances verified on ragged shapes, then timed against cuBLASLt on the grid's M >= 512 shapes, then
 # Nsight Compute on two kernels of one shape (tensor-pipe activity and where the warps stall).
 # Runs on the GPU machine from the repository root with .carry/gemm_dev (scripts/gpu_dev_build.sh).
-# Usage: scripts/gpu_prefill_run.sh [verify|time|ncu ...]   (default: all three)
+# "decode": Nsight Compute on the best decode kernels of two grid shapes and on the weight-stream
+# calibration kernel of the same shapes (how far from the HBM read rate each runs, and why).
+# Usage: scripts/gpu_prefill_run.sh [verify|time|ncu|decode ...]   (default: verify time ncu)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=.carry/gemm_dev
@@ -41,6 +43,23 @@ for s in $steps; do
         echo "ncu $k exit: $?"
         grep -E "gmma_cycles_active|Duration|Compute \(SM\) Throughput|Memory Throughput|Stall|Warp Cycles Per Issued" \
           "$OUT/ncu_$k.txt" | head -12
+      done
+      ;;
+    decode)
+      for pair in "1,2112,7168 mma_m8_n64_k256_st4_w4_sk8" "1,7168,16384 mma_m8_n64_k256_st4_w4_sk2" \
+                  "64,7168,16384 wgmma_m64_n64_k128_st8_w8_sk1"; do
+        set -- $pair
+        for kern in "$2" stream_read; do
+          f="$OUT/ncu_decode_${1//,/x}_$kern.txt"
+          regex=$([[ $kern == stream_read ]] && echo stream_read || echo "splitk_kernel|wgmma_kernel")
+          filt=$([[ $kern == stream_read ]] && echo none || echo "$kern")
+          timeout -s KILL 90 ncu --clock-control none --kernel-name "regex:$regex" --launch-skip 2 --launch-count 1 \
+            --section SpeedOfLight --section MemoryWorkloadAnalysis --section LaunchStats --section Occupancy \
+            --metrics dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum \
+            "$B" --iters 5 --no-blaslt --filter "$filt" --shapes "$1" > "$f" 2>&1
+          echo "== $1 $kern (exit $?)"
+          grep -E "dram__bytes_read.sum |dram__throughput.avg.pct|gpu__time_duration.sum|Achieved Occupancy|Grid Size|Registers Per|Waves Per SM" "$f" | head -8
+        done
       done
       ;;
   esac
