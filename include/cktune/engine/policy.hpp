@@ -2,7 +2,9 @@
 // The policies every family unit and the evaluation share, written once with the device's numbers
 // (DevicePolicy) as parameters: how many input sets to rotate, how much of the reference to compute,
 // and how a candidate's output is checked (poison, run, read back, compare, all cells written).
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "cktune/engine/backend.hpp"
 #include "cktune/engine/instance.hpp"
@@ -26,6 +28,28 @@ int rotation_sets(const Protocol& protocol, const DeviceInfo& device, const Devi
 // [0, rows) (first and last included) so that the reference stays within the policy's budget.
 std::vector<std::int64_t> reference_rows(std::int64_t rows, double macs_per_row, const DevicePolicy& policy,
                                          std::uint64_t seed);
+
+// The workload's reference, the same way for every family: copied from `reuse` (an earlier prepare of the
+// same key and seed) when given; else every row when affordable (`full(out)` fills [rows, cols]), else
+// the sampled rows (`sampled(rows, out)` fills [rows.size(), cols]).
+template <class Full, class Sampled>
+void make_reference(Reference& ref, const Reference* reuse, std::int64_t rows, std::int64_t cols, double macs_per_row,
+                    const DevicePolicy& policy, std::uint64_t seed, Full&& full, Sampled&& sampled) {
+  if (reuse != nullptr) {
+    ref = *reuse;
+    return;
+  }
+  ref.rows = rows;
+  ref.cols = cols;
+  ref.sampled_rows = reference_rows(rows, macs_per_row, policy, seed);
+  if (ref.sampled_rows.empty()) {
+    ref.values.resize(static_cast<std::size_t>(rows * cols));
+    full(ref.values.data());
+  } else {
+    ref.values.resize(ref.sampled_rows.size() * static_cast<std::size_t>(cols));
+    sampled(ref.sampled_rows, ref.values.data());
+  }
+}
 
 // Checks what the output holds now against the reference (reads back from the device).
 CheckResult check_output_now(Workload& workload, const Tolerance& tol);

@@ -58,22 +58,10 @@ class PtpcCpuUnit final : public families::CpuGemmUnit<PtpcWorkload> {
       wl->views[s].wq = wl->wq_shuffled[s].data();
       wl->views[s].w_preshuffled = true;
     }
-    if (reuse != nullptr) {
-      wl->reference = *reuse;  // same key and seed: the same inputs, so the same reference
-    } else {
-      Reference& ref = wl->reference;
-      ref.rows = M;
-      ref.cols = N;
-      ref.sampled_rows = reference_rows(M, static_cast<double>(N) * K, backend.policy(), seed);
-      const PtpcGemmView v = view_of(in);
-      if (ref.sampled_rows.empty()) {
-        ref.values.resize(static_cast<size_t>(M) * N);
-        ref_a8w8_ptpc(v, ref.values.data());
-      } else {
-        ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(N));
-        ref_a8w8_ptpc_rows(v, ref.sampled_rows, ref.values.data());
-      }
-    }
+    const PtpcGemmView v = view_of(in);
+    make_reference(wl->reference, reuse, M, N, static_cast<double>(N) * K, backend.policy(), seed,
+                   [&](float* out) { ref_a8w8_ptpc(v, out); },
+                   [&](const std::vector<std::int64_t>& rows, float* out) { ref_a8w8_ptpc_rows(v, rows, out); });
     return wl;
   }
 };

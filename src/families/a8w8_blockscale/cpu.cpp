@@ -65,21 +65,9 @@ class BlockscaleCpuUnit final : public families::CpuGemmUnit<BlockscaleWorkload>
       wl->views[s].x_scale = wl->xs_t[s].data();
       wl->views[s].x_scale_transposed = true;
     }
-    if (reuse != nullptr) {
-      wl->reference = *reuse;  // same key and seed: the same inputs, so the same reference
-    } else {
-      Reference& ref = wl->reference;
-      ref.rows = M;
-      ref.cols = N;
-      ref.sampled_rows = reference_rows(M, static_cast<double>(N) * K, backend.policy(), seed);
-      if (ref.sampled_rows.empty()) {
-        ref.values.resize(static_cast<size_t>(M) * N);
-        ref_a8w8_blockscale(in, ref.values.data());
-      } else {
-        ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(N));
-        ref_a8w8_blockscale_rows(in, ref.sampled_rows, ref.values.data());
-      }
-    }
+    make_reference(wl->reference, reuse, M, N, static_cast<double>(N) * K, backend.policy(), seed,
+                   [&](float* out) { ref_a8w8_blockscale(in, out); },
+                   [&](const std::vector<std::int64_t>& rows, float* out) { ref_a8w8_blockscale_rows(in, rows, out); });
     return wl;
   }
 };

@@ -225,21 +225,9 @@ class BlockscaleGpuUnit final : public FamilyUnit {
     }
 
     // Reference on the CPU: every row when affordable, else rows sampled over M (first and last included).
-    if (reuse != nullptr) {
-      wl->reference = *reuse;  // same key and seed: the same inputs, so the same reference
-    } else {
-      Reference& ref = wl->reference;
-      ref.rows = g.M;
-      ref.cols = g.N;
-      ref.sampled_rows = reference_rows(g.M, static_cast<double>(g.N) * g.K, backend.policy(), seed);
-      if (ref.sampled_rows.empty()) {
-        ref.values.resize(static_cast<size_t>(g.M) * g.N);
-        ref_a8w8_blockscale(in, ref.values.data());
-      } else {
-        ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(g.N));
-        ref_a8w8_blockscale_rows(in, ref.sampled_rows, ref.values.data());
-      }
-    }
+    make_reference(wl->reference, reuse, g.M, g.N, static_cast<double>(g.N) * g.K, backend.policy(), seed,
+                   [&](float* out) { ref_a8w8_blockscale(in, out); },
+                   [&](const std::vector<std::int64_t>& rows, float* out) { ref_a8w8_blockscale_rows(in, rows, out); });
     stream.synchronize();
     return wl;
   }

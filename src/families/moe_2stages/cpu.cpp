@@ -111,21 +111,11 @@ class MoeCpuUnit final : public FamilyUnit {
     // As on the GPU: sized by what one launch reads (the routed experts' weights).
     const int sets = rotation_sets(protocol, backend.device(), backend.policy(), in.touched_bytes(), in.stored_bytes());
     wl->inputs.assign(static_cast<size_t>(sets), in);
-    if (reuse != nullptr) {
-      wl->reference = *reuse;  // same key and seed: the same inputs, so the same reference
-    } else {
-      Reference& ref = wl->reference;
-      ref.rows = T;
-      ref.cols = D;
-      ref.sampled_rows = reference_rows(T, 3.0 * topk * static_cast<double>(I) * D, backend.policy(), seed);
-      if (ref.sampled_rows.empty()) {
-        ref.values.resize(static_cast<size_t>(T) * D);
-        ref_moe_2stages(in, wl->params, ref.values.data());
-      } else {
-        ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(D));
-        ref_moe_2stages_tokens(in, wl->params, ref.sampled_rows, ref.values.data());
-      }
-    }
+    make_reference(wl->reference, reuse, T, D, 3.0 * topk * static_cast<double>(I) * D, backend.policy(), seed,
+                   [&](float* out) { ref_moe_2stages(in, wl->params, out); },
+                   [&](const std::vector<std::int64_t>& rows, float* out) {
+                     ref_moe_2stages_tokens(in, wl->params, rows, out);
+                   });
     return wl;
   }
 

@@ -299,21 +299,9 @@ class MoeGpuUnit final : public FamilyUnit {
     mp.act = Activation::Silu;
     mp.doweight_stage1 = wl->doweight_stage1;
     mp.quant = QuantType::Per1x128;
-    if (reuse != nullptr) {
-      wl->reference = *reuse;  // same key and seed: the same inputs, so the same reference
-    } else {
-      Reference& ref = wl->reference;
-      ref.rows = s.T;
-      ref.cols = s.D;
-      ref.sampled_rows = reference_rows(s.T, 3.0 * s.topk * static_cast<double>(s.I) * s.D, backend.policy(), seed);
-      if (ref.sampled_rows.empty()) {
-        ref.values.resize(cells);
-        ref_moe_2stages(in, mp, ref.values.data());
-      } else {
-        ref.values.resize(ref.sampled_rows.size() * static_cast<size_t>(s.D));
-        ref_moe_2stages_tokens(in, mp, ref.sampled_rows, ref.values.data());
-      }
-    }
+    make_reference(wl->reference, reuse, s.T, s.D, 3.0 * s.topk * static_cast<double>(s.I) * s.D, backend.policy(),
+                   seed, [&](float* out) { ref_moe_2stages(in, mp, out); },
+                   [&](const std::vector<std::int64_t>& rows, float* out) { ref_moe_2stages_tokens(in, mp, rows, out); });
     stream.synchronize();
     return wl;
   }

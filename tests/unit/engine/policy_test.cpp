@@ -45,5 +45,42 @@ TEST(RotationSets, MoeInputsCountOnlyTheRoutedExperts) {
   EXPECT_DOUBLE_EQ(all.touched_bytes(), all.stored_bytes());
 }
 
+// make_reference: every row within the budget, sampled rows beyond it, and a copy (nothing computed)
+// when an earlier reference of the same inputs is handed over (the confirmation's fresh buffers).
+TEST(MakeReference, FullSampledOrReused) {
+  DevicePolicy p;
+  p.reference_macs_budget = 1000;
+  p.min_sampled_rows = 2;
+  p.max_sampled_rows = 4;
+  int full_calls = 0, sampled_calls = 0;
+  auto full = [&](float* out) {
+    ++full_calls;
+    for (int i = 0; i < 6; ++i) out[i] = static_cast<float>(i);
+  };
+  auto sampled = [&](const std::vector<std::int64_t>& rows, float* out) {
+    ++sampled_calls;
+    for (size_t i = 0; i < rows.size() * 2; ++i) out[i] = -1.0f;
+  };
+  Reference small;
+  make_reference(small, nullptr, 3, 2, 10.0, p, 7, full, sampled);  // 30 multiply-adds: every row
+  EXPECT_TRUE(small.sampled_rows.empty());
+  EXPECT_EQ(small.values.size(), 6u);
+  EXPECT_EQ(full_calls, 1);
+
+  Reference big;
+  make_reference(big, nullptr, 1000, 2, 10.0, p, 7, full, sampled);  // 10000: sampled
+  EXPECT_FALSE(big.sampled_rows.empty());
+  EXPECT_LE(big.sampled_rows.size(), 4u);
+  EXPECT_EQ(big.values.size(), big.sampled_rows.size() * 2);
+  EXPECT_EQ(sampled_calls, 1);
+
+  Reference again;
+  make_reference(again, &big, 1000, 2, 10.0, p, 7, full, sampled);
+  EXPECT_EQ(full_calls, 1);
+  EXPECT_EQ(sampled_calls, 1);
+  EXPECT_EQ(again.sampled_rows, big.sampled_rows);
+  EXPECT_EQ(again.values, big.values);
+}
+
 }  // namespace
 }  // namespace cktune
