@@ -259,26 +259,6 @@ gpu::ErrorCode launch(const InstanceParams& p, const Args& a, gpu::Stream stream
   return kTable[p.id].launch(p, a, stream);
 }
 
-bool recommended(const InstanceParams& p, int M, int N, int K, int sm) {
-  (void)N;
-  (void)K;
-  // From the 48-shape DeepSeek-V3 grid on H200 (docs/perf/gpu_gemm.md, run 4): families that were
-  // never within a few percent of the best in an M class. A pruning hint for the tuner, not a
-  // correctness rule: every instance stays runnable.
-  const bool hopper = sm == 90;
-  switch (p.variant) {
-    case Variant::SplitKMma:
-      return !hopper || M <= 32;  // the warp-MMA path only wins at decode sizes when wgmma exists
-    case Variant::Wgmma:
-    case Variant::WgmmaDb:
-      return p.split_k == 1 || M <= 256;  // split-K only pays when the tile grid is small
-    case Variant::WgmmaPersistent:
-    case Variant::WgmmaPersistentDb:
-      return M >= 16;
-  }
-  return true;
-}
-
 int default_instance(int M, int N, int K, int sm_count, int sm) {
   // Untuned rule of thumb, written before any measurement was tuned into it: pick a tile family
   // by M (warp MMA for decode, wgmma from M > 16 on sm_90), then the smallest split count of that

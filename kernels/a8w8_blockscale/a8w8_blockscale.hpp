@@ -78,11 +78,6 @@ gpu::ErrorCode prepare_workspace(void* workspace, size_t bytes, gpu::Stream stre
 // Precondition: why_not(p, M, N, K) == nullptr and args.workspace_bytes >= workspace_bytes(...).
 gpu::ErrorCode launch(const InstanceParams& p, const Args& a, gpu::Stream stream);
 
-// Pruning hint for the tuner (measured, not a correctness rule): false when the instance's family
-// was never competitive for this M class on Hopper (docs/perf/gpu_gemm.md). why_not() still decides
-// whether it can run; a tuner asked for every candidate ignores this.
-bool recommended(const InstanceParams& p, int M, int N, int K, int sm = 90);
-
 // The untuned default: what bench runs for a shape without a tuned row. Index into instances().
 int default_instance(int M, int N, int K, int sm_count, int sm = 90);
 
