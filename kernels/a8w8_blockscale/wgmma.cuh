@@ -19,8 +19,7 @@
 #include "splitk.cuh"
 
 #if defined(CKTUNE_CUDA)
-#include <cuda.h>
-#include <cudaTypedefs.h>
+#include "../common/tma_map.hpp"
 #endif
 
 namespace cktune::kernels::a8w8_blockscale::detail {
@@ -407,41 +406,6 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 #endif
 }
 
-// The driver's tensor-map encoder, found through the runtime so that libcuda is never linked.
-inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(gpu::driver_entry_point("cuTensorMapEncodeTiled", 12000));
-  }();
-  return fn;
-}
-
-// 2-D map over a row-major [rows, K] fp8 matrix: boxes of 128 K-bytes x box_rows, 128-byte swizzle,
-// rows past the end read as zero.
-inline bool make_kmajor_map(CUtensorMap* map, const void* base, int rows, int K, int box_rows) {
-  auto enc = tensor_map_encoder();
-  if (enc == nullptr) return false;
-  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(K), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(K)};
-  const cuuint32_t box[2] = {128, static_cast<cuuint32_t>(box_rows)};
-  const cuuint32_t estr[2] = {1, 1};
-  return enc(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<void*>(base), dims, strides, box, estr,
-             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-}
-
-// Row-major bf16 [M, N] output: boxes of 64 columns x 64 rows, 128-byte swizzle (N % 8 == 0).
-inline bool make_output_map(CUtensorMap* map, void* base, int M, int N) {
-  auto enc = tensor_map_encoder();
-  if (enc == nullptr) return false;
-  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(N), static_cast<cuuint64_t>(M)};
-  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(N) * 2};
-  const cuuint32_t box[2] = {64, 64};
-  const cuuint32_t estr[2] = {1, 1};
-  return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
-             CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) ==
-         CUDA_SUCCESS;
-}
-
 inline int device_sm_count() {
   static const int n = gpu::current_device_multiprocessors(132);
   return n;
@@ -457,8 +421,8 @@ gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu
     smem_set.store(true, std::memory_order_relaxed);
   }
   CUtensorMap mx, mw, my;
-  if (!make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBN) ||
-      !make_output_map(&my, a.y, a.M, a.N))
+  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !gpu::tma::make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBN) ||
+      !gpu::tma::make_output_map(&my, a.y, a.M, a.N))
     return gpu::kErrorInvalidValue;
   WgArgs w{a.x_scale, a.w_scale, a.y, nullptr, nullptr, a.M, a.N, a.K, a.K / 128, 1};
   const int tiles = ((a.M + C::kBM - 1) / C::kBM) * ((a.N + C::kBN - 1) / C::kBN);
@@ -477,7 +441,7 @@ gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream 
     smem_set.store(true, std::memory_order_relaxed);
   }
   CUtensorMap mx, mw;
-  if (!make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBN))
+  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !gpu::tma::make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBN))
     return gpu::kErrorInvalidValue;
   WgArgs w{a.x_scale, a.w_scale, a.y, nullptr, nullptr, a.M, a.N, a.K, a.K / 128, p.split_k};
   if (p.split_k > 1) {

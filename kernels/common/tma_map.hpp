@@ -1,0 +1,47 @@
+#pragma once
+// Host side of TMA: tensor maps over row-major operands, built through the driver's encoder, which
+// is found through the runtime so that libcuda is never linked. NVIDIA only.
+#if defined(CKTUNE_CUDA)
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include "compat.hpp"
+
+namespace cktune::gpu::tma {
+
+inline PFN_cuTensorMapEncodeTiled_v12000 encoder() {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(gpu::driver_entry_point("cuTensorMapEncodeTiled", 12000));
+  }();
+  return fn;
+}
+
+// 2-D map over a row-major [rows, K] fp8 matrix: boxes of 128 K-bytes x box_rows, 128-byte swizzle,
+// rows past the end read as zero.
+inline bool make_kmajor_map(CUtensorMap* map, const void* base, int rows, int K, int box_rows) {
+  auto enc = encoder();
+  if (enc == nullptr) return false;
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(K), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(K)};
+  const cuuint32_t box[2] = {128, static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t estr[2] = {1, 1};
+  return enc(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<void*>(base), dims, strides, box, estr,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+// Row-major bf16 [M, N] output: boxes of 64 columns x 64 rows, 128-byte swizzle (N % 8 == 0).
+inline bool make_output_map(CUtensorMap* map, void* base, int M, int N) {
+  auto enc = encoder();
+  if (enc == nullptr) return false;
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(N), static_cast<cuuint64_t>(M)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(N) * 2};
+  const cuuint32_t box[2] = {64, 64};
+  const cuuint32_t estr[2] = {1, 1};
+  return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
+             CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) ==
+         CUDA_SUCCESS;
+}
+
+}  // namespace cktune::gpu::tma
+#endif  // CKTUNE_CUDA
