@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "stages.cuh"
+#include "stages_wgmma.cuh"
 
 namespace cktune::kernels::moe_2stages {
 
@@ -58,6 +59,33 @@ gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stre
     default: return gpu::kErrorNotSupported;
   }
 }
+
+// wgmma stages: the weights of every expert as one 2-D map ([E * rows, K]); stage 1 loads its gate
+// and up halves as two boxes of 64 rows, stage 2 one box of 128 rows.
+template <class C>
+gpu::ErrorCode launch_wg1(const StageParams&, const Args& a, gpu::Stream stream) {
+  static std::atomic<int> smem_set{0};
+  auto kernel = detail::wg_stage1_kernel<C>;
+  if (auto e = ensure_smem(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
+  CUtensorMap mw;
+  if (!gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kTN / 2))
+    return gpu::kErrorInvalidValue;
+  const dim3 grid(static_cast<unsigned>(a.inter_dim / (C::kTN / 2)), static_cast<unsigned>(a.max_blocks));
+  kernel<<<grid, C::kThreads, C::kSmem, stream>>>(mw, a);
+  return gpu::get_last_error();
+}
+template <class C>
+gpu::ErrorCode launch_wg2(const StageParams&, const Args& a, gpu::Stream stream) {
+  static std::atomic<int> smem_set{0};
+  auto kernel = detail::wg_stage2_kernel<C>;
+  if (auto e = ensure_smem(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
+  CUtensorMap mw;
+  if (!gpu::tma::make_kmajor_map(&mw, a.w2q, a.experts * a.model_dim, a.inter_dim, C::kTN))
+    return gpu::kErrorInvalidValue;
+  const dim3 grid(static_cast<unsigned>(a.model_dim / C::kTN), static_cast<unsigned>(a.max_blocks));
+  kernel<<<grid, C::kThreads, C::kSmem, stream>>>(mw, a);
+  return gpu::get_last_error();
+}
 #else
 // HIP: the MFMA inner loops of these stages do not exist yet; why_not() rejects every instance there.
 template <class C>
@@ -66,6 +94,14 @@ gpu::ErrorCode launch_stage1(const StageParams&, const Args&, gpu::Stream) {
 }
 template <class C>
 gpu::ErrorCode launch_stage2(const StageParams&, const Args&, gpu::Stream) {
+  return gpu::kErrorNotSupported;
+}
+template <class C>
+gpu::ErrorCode launch_wg1(const StageParams&, const Args&, gpu::Stream) {
+  return gpu::kErrorNotSupported;
+}
+template <class C>
+gpu::ErrorCode launch_wg2(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
 #endif
@@ -77,12 +113,21 @@ struct Entry {
 
 // Stage 1: tile_n weight rows (half gate, half up), block_m rows, WN x WM warps, ST stages, split S.
 #define CKTUNE_S1(TN, BM, WN, WM, ST, S)                                                    \
-  Entry{StageParams{0, nullptr, Stage::One, BM, TN, (WN) * (WM), ST, S},                     \
+  Entry{StageParams{0, nullptr, Stage::One, BM, TN, (WN) * (WM), ST, S, Engine::WarpMma},     \
         &launch_stage1<detail::Cfg<TN, BM, WN, WM, ST>>}
 // Stage 2: tile_n output columns, block_m rows, WN x WM warps; K = inter resident in shared memory.
 #define CKTUNE_S2(TN, BM, WN, WM)                                                           \
-  Entry{StageParams{0, nullptr, Stage::Two, BM, TN, (WN) * (WM), 1, 1},                      \
+  Entry{StageParams{0, nullptr, Stage::Two, BM, TN, (WN) * (WM), 1, 1, Engine::WarpMma},      \
         &launch_stage2<detail::Cfg<TN, BM, WN, WM, 1>>}
+// wgmma stage 1: 128 weight rows (64 gate, 64 up), block_m rows (64: one consumer warpgroup, 128: two),
+// ST8 fp8 load slots, two f16 stages.
+#define CKTUNE_WG1(BM, ST8)                                                                         \
+  Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST8, 1, Engine::Wgmma},  \
+        &launch_wg1<detail::Wg1Cfg<BM, ST8, 2>>}
+// wgmma stage 2: 128 output columns, block_m rows, ST stages.
+#define CKTUNE_WG2(BM, ST)                                                                          \
+  Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma},   \
+        &launch_wg2<detail::Wg2Cfg<BM, ST>>}
 
 // Decode blocks (16, 32 rows) stream weights: small CTAs, split-K for the few-experts case.
 // Prefill blocks (64, 128 rows) reuse each weight tile over many rows.
@@ -95,14 +140,18 @@ const std::array kStage1 = {
     CKTUNE_S1(128, 64, 4, 2, 3, 1), CKTUNE_S1(128, 64, 4, 2, 3, 2), CKTUNE_S1(256, 64, 4, 2, 3, 1),
     CKTUNE_S1(256, 64, 4, 2, 3, 2),
     CKTUNE_S1(128, 128, 4, 2, 3, 1), CKTUNE_S1(128, 128, 4, 4, 3, 1),
+    CKTUNE_WG1(64, 3),               CKTUNE_WG1(128, 2),
 };
 const std::array kStage2 = {
     CKTUNE_S2(64, 16, 2, 1),   CKTUNE_S2(128, 16, 4, 1),  CKTUNE_S2(64, 32, 2, 1), CKTUNE_S2(128, 32, 4, 1),
     CKTUNE_S2(64, 64, 2, 2),   CKTUNE_S2(128, 64, 4, 2),  CKTUNE_S2(64, 128, 2, 4),
     CKTUNE_S2(128, 128, 4, 4),
+    CKTUNE_WG2(64, 4),         CKTUNE_WG2(128, 4),
 };
 #undef CKTUNE_S1
 #undef CKTUNE_S2
+#undef CKTUNE_WG1
+#undef CKTUNE_WG2
 
 struct Table {
   std::array<std::string, kStage1.size()> names1;
@@ -112,16 +161,22 @@ struct Table {
   Table() {
     for (size_t i = 0; i < kStage1.size(); ++i) {
       const StageParams& s = kStage1[i].params;
-      names1[i] = "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
-                  std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
+      names1[i] = s.engine == Engine::Wgmma
+                      ? "cktune_moe_s1wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_f16_st" +
+                            std::to_string(s.stages)
+                      : "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
+                            std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
       p1[i] = s;
       p1[i].id = static_cast<int>(i);
       p1[i].name = names1[i].c_str();
     }
     for (size_t i = 0; i < kStage2.size(); ++i) {
       const StageParams& s = kStage2[i].params;
-      names2[i] = "cktune_moe_s2_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
-                  std::to_string(s.warps);
+      names2[i] = s.engine == Engine::Wgmma
+                      ? "cktune_moe_s2wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
+                            std::to_string(s.stages)
+                      : "cktune_moe_s2_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
+                            std::to_string(s.warps);
       p2[i] = s;
       p2[i].id = static_cast<int>(i);
       p2[i].name = names2[i].c_str();
@@ -151,6 +206,12 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
   if (tokens >= (1 << 24) || topk >= 256) return "tokens >= 2^24 or topk >= 256 do not fit the sorted-id packing";
   if (model_dim % 128 != 0 || inter_dim % 128 != 0) return "model_dim and inter_dim must be multiples of 128";
   if (sm < 89) return "needs the fp8 warp MMA (sm_89 or newer)";
+  if (p.engine == Engine::Wgmma) {
+    if (sm != 90) return "needs Hopper's wgmma and TMA (sm_90a)";
+    if (static_cast<long long>(experts) * 2 * inter_dim >= (1ll << 31) || static_cast<long long>(experts) * model_dim >= (1ll << 31))
+      return "expert weight rows exceed the tensor map's 32-bit coordinates";
+    return nullptr;
+  }
   if (p.stage == Stage::One) {
     if (inter_dim % (p.tile_n / 2) != 0) return "inter_dim is not a multiple of the tile's gate rows";
     if (p.split_k > 1 && sm < 90) return "split-K reduces through a thread-block cluster (sm_90 or newer)";
@@ -199,11 +260,11 @@ DefaultPick default_pick(int tokens, int model_dim, int inter_dim, int experts, 
   }
   DefaultPick d{best_bm, -1, -1};
   for (const auto& s : stage_instances(Stage::One))
-    if (s.block_m == best_bm && s.tile_n == 128 && s.split_k == 1 &&
+    if (s.block_m == best_bm && s.tile_n == 128 && s.split_k == 1 && s.engine == Engine::WarpMma &&
         !why_not(s, tokens, model_dim, inter_dim, experts, topk, sm))
       d.stage1 = s.id;
   for (const auto& s : stage_instances(Stage::Two))
-    if (s.block_m == best_bm && s.tile_n == 128 && d.stage2 < 0 &&
+    if (s.block_m == best_bm && s.tile_n == 128 && d.stage2 < 0 && s.engine == Engine::WarpMma &&
         !why_not(s, tokens, model_dim, inter_dim, experts, topk, sm))
       d.stage2 = s.id;
   return d;

@@ -6,14 +6,21 @@
 
 #if defined(CKTUNE_WITH_GPU)
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "backends/gpu_backend.hpp"
 #include "cktune/engine/family_unit.hpp"
 #include "cktune/engine/policy.hpp"
 #include "cktune/gpu/device.hpp"
+#include "cktune/gpu/runtime.hpp"
+#include "cktune/numerics/bf16.hpp"
+#include "cktune/numerics/random.hpp"
 #include "kernels/moe_2stages/moe_2stages.hpp"
+#include "kernels/moe_2stages/sorting.hpp"
 
 namespace cktune {
 namespace {
@@ -67,6 +74,166 @@ TEST(GpuMoe, EveryPipelineMatchesTheReference) {
   }
   std::printf("moe pipelines: %d passed runs, %zu distinct pipelines\n", passed, ran.size());
   EXPECT_EQ(ran.size(), unit.describe().size()) << "every pipeline must have run on at least one shape";
+}
+
+
+// The two engines of a stage on the same sorted inputs, element by element: stage 1 (bf16 `a`) of every
+// wgmma instance against the warp-MMA instance of the same block_m, then stage 2 (per-slot rows) on the
+// same re-quantised input, then the whole chain from each stage 1. A tile written to the wrong place, a
+// wrong scale or a stale gathered row shows up as a large difference at a named (row, column); so does
+// too little accumulation precision, after the re-quantisation.
+TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
+  namespace km = kernels::moe_2stages;
+  gpu::GpuStream stream;
+  const gpu::Stream st = gpu::as_stream(stream.native());
+  // tokens, model_dim, inter_dim, experts, topk, seed (DeepSeek-V3 TP8 sizes among them)
+  const int shapes[][6] = {{16, 7168, 256, 256, 8, 0}, {64, 7168, 256, 256, 8, 0}, {300, 1024, 384, 16, 4, 7},
+                           {1000, 512, 512, 64, 6, 3}};
+  int compared = 0;
+  for (const auto& sh : shapes) {
+    const int T = sh[0], D = sh[1], I = sh[2], E = sh[3], K = sh[4];
+    MoeInputs in = make_moe_inputs(T, D, I, E, K, QuantType::Per1x128, Fp8Format::E4M3FN,
+                                   static_cast<std::uint64_t>(sh[5]) * 1000003ull, InputDistribution::Signed, 0,
+                                   MoeRouting::Uniform);
+    auto up = [&](const auto& v) {
+      gpu::DeviceBuffer b(v.size() * sizeof(v[0]));
+      b.copy_from_host(v.data(), b.size(), stream);
+      return b;
+    };
+    gpu::DeviceBuffer xq = up(in.xq), xs = up(in.x_scale), w1q = up(in.w1q), w1s = up(in.w1_scale), w2q = up(in.w2q),
+                      w2s = up(in.w2_scale), ids = up(in.topk_ids), tw = up(in.topk_weights);
+    const size_t pairs = static_cast<size_t>(T) * K;
+    for (int bm : {64, 128}) {
+      const size_t cap = km::sort_capacity(T, K, E, bm), blocks = km::sort_max_blocks(T, K, E, bm);
+      gpu::DeviceBuffer sids(cap * 4), sw(cap * 4), seids(blocks * 4), nv(8),
+          ws(std::max<size_t>(1, km::sort_workspace_bytes(T, K, E, bm)));
+      km::SortArgs sa;
+      sa.topk_ids = ids.as<int32_t>();
+      sa.topk_weights = tw.as<float>();
+      sa.sorted_ids = sids.as<int32_t>();
+      sa.sorted_weights = sw.as<float>();
+      sa.sorted_expert_ids = seids.as<int32_t>();
+      sa.num_valid_ids = nv.as<int32_t>();
+      sa.tokens = T, sa.topk = K, sa.experts = E, sa.block_m = bm;
+      sa.workspace = ws.data();
+      sa.workspace_bytes = ws.size();
+      ASSERT_EQ(km::sort(sa, st), gpu::kSuccess);
+      gpu::DeviceBuffer a_ref(pairs * I * 2), a_wg(pairs * I * 2), aq(pairs * I), as(pairs * (I / 128) * 4),
+          y_ref(pairs * D * 2), y_wg(pairs * D * 2);
+      km::Args a{};
+      a.sorted_ids = sids.as<int32_t>();
+      a.sorted_weights = sw.as<float>();
+      a.sorted_expert_ids = seids.as<int32_t>();
+      a.num_valid_ids = nv.as<int32_t>();
+      a.max_blocks = static_cast<int>(blocks);
+      a.tokens = T, a.topk = K, a.model_dim = D, a.inter_dim = I, a.experts = E;
+      a.doweight_stage1 = false;
+      a.xq = xq.as<uint8_t>(), a.x_scale = xs.as<float>(), a.w1q = w1q.as<uint8_t>(), a.w1_scale = w1s.as<float>();
+      a.w2q = w2q.as<uint8_t>(), a.w2_scale = w2s.as<float>();
+      a.aq = aq.as<uint8_t>(), a.a_scale = as.as<float>();
+      const km::StageParams* ref1 = nullptr;
+      const km::StageParams* ref2 = nullptr;
+      for (const auto& p : km::stage_instances(km::Stage::One))
+        if (p.engine == km::Engine::WarpMma && p.block_m == bm && p.split_k == 1 && !ref1) ref1 = &p;
+      for (const auto& p : km::stage_instances(km::Stage::Two))
+        if (p.engine == km::Engine::WarpMma && p.block_m == bm && !ref2) ref2 = &p;
+      ASSERT_TRUE(ref1 && ref2);
+      // |u - v| <= atol + rtol |u|: stage 1 is held to 2% + 1e-3 (both engines accumulate in fp32);
+      // stage 2 (fp8 wgmma, ~14-bit sums inside an instruction, no re-quantisation after it) to the
+      // product's own rule, AITER's 1e-2 + 1e-2.
+      auto differ = [&](const gpu::DeviceBuffer& x, const gpu::DeviceBuffer& y, size_t rows, size_t cols,
+                        const std::string& what, float atol, float rtol) {
+        std::vector<uint16_t> hx(rows * cols), hy(rows * cols);
+        x.copy_to_host(hx.data(), hx.size() * 2, stream);
+        y.copy_to_host(hy.data(), hy.size() * 2, stream);
+        size_t bad = 0;
+        for (size_t i = 0; i < hx.size(); ++i) {
+          const float u = bf16_to_float(hx[i]), v = bf16_to_float(hy[i]);
+          if (!(std::fabs(u - v) <= rtol * std::fabs(u) + atol)) {
+            if (bad < 5)
+              ADD_FAILURE() << what << ": row " << i / cols << " (token " << i / cols / K << ", slot " << i / cols % K
+                            << ") column " << i % cols << ": warp MMA " << u << ", wgmma " << v;
+            ++bad;
+          }
+        }
+        EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << hx.size() << " cells differ";
+        ++compared;
+      };
+      for (const auto& p : km::stage_instances(km::Stage::One)) {
+        if (p.engine != km::Engine::Wgmma || p.block_m != bm) continue;
+        a_ref.memset(0, stream);
+        a_wg.memset(0, stream);
+        a.a = a_ref.as<uint16_t>();
+        ASSERT_EQ(km::launch(*ref1, a, st), gpu::kSuccess);
+        a.a = a_wg.as<uint16_t>();
+        ASSERT_EQ(km::launch(p, a, st), gpu::kSuccess);
+        stream.synchronize();
+        differ(a_ref, a_wg, pairs, static_cast<size_t>(I),
+               std::string(p.name) + " vs " + ref1->name + " T=" + std::to_string(T) + " D=" + std::to_string(D), 1e-3f,
+               0.02f);
+      }
+      // The whole chain from each engine's stage 1: re-quantise, the warp-MMA stage 2, the slot reduction.
+      // The re-quantisation to fp8 amplifies small differences in stage 1 (flipped roundings), so this is
+      // where the accumulation precision of a stage-1 engine shows (stages_wgmma.cuh says why stage 1 runs
+      // the f16 wgmma): no token's output row may differ from the warp-MMA chain in more than 10% of cells.
+      for (const auto& wg1 : km::stage_instances(km::Stage::One)) {
+        if (wg1.engine != km::Engine::Wgmma || wg1.block_m != bm) continue;
+        gpu::DeviceBuffer out_ref(static_cast<size_t>(T) * D * 2), out_wg(static_cast<size_t>(T) * D * 2);
+        for (int side = 0; side < 2; ++side) {
+          gpu::DeviceBuffer& a_buf = side ? a_wg : a_ref;
+          a_buf.memset(0xff, stream);
+          a.a = a_buf.as<uint16_t>();
+          a.y_slots = y_ref.as<uint16_t>();
+          ASSERT_EQ(km::launch(side ? wg1 : *ref1, a, st), gpu::kSuccess);
+          ASSERT_EQ(km::quantize_stage1(a, st), gpu::kSuccess);
+          ASSERT_EQ(km::launch(*ref2, a, st), gpu::kSuccess);
+          ASSERT_EQ(km::reduce_slots(a.y_slots, (side ? out_wg : out_ref).as<uint16_t>(), T, K, D, st), gpu::kSuccess);
+        }
+        stream.synchronize();
+        std::vector<uint16_t> o1(static_cast<size_t>(T) * D), o2(o1.size());
+        out_ref.copy_to_host(o1.data(), o1.size() * 2, stream);
+        out_wg.copy_to_host(o2.data(), o2.size() * 2, stream);
+        int worst = 0, rows_over = 0;
+        size_t bad_total = 0;
+        for (int t = 0; t < T; ++t) {
+          int bad = 0;
+          for (int c = 0; c < D; ++c) {
+            const float u = bf16_to_float(o1[static_cast<size_t>(t) * D + c]), v = bf16_to_float(o2[static_cast<size_t>(t) * D + c]);
+            if (!(std::fabs(u - v) <= 1e-2f + 1e-2f * std::fabs(v))) ++bad;
+          }
+          worst = std::max(worst, bad);
+          rows_over += bad > D / 10;
+          bad_total += static_cast<size_t>(bad);
+        }
+        std::printf("chain from %s, T=%d D=%d: %.5f of outputs differ from the warp-MMA chain, worst row %.4f, %d rows over 0.1\n",
+                    wg1.name, T, D, static_cast<double>(bad_total) / (static_cast<double>(T) * D),
+                    static_cast<double>(worst) / D, rows_over);
+        EXPECT_EQ(rows_over, 0) << "chain from " << wg1.name << ", T=" << T;
+        std::vector<uint16_t> h2(pairs * I);
+        a_wg.copy_to_host(h2.data(), h2.size() * 2, stream);
+        EXPECT_EQ(std::count(h2.begin(), h2.end(), uint16_t{0xffff}), 0) << wg1.name << " left stage-1 cells unwritten";
+      }
+      a.a = a_ref.as<uint16_t>();
+      ASSERT_EQ(km::launch(*ref1, a, st), gpu::kSuccess);
+      ASSERT_EQ(km::quantize_stage1(a, st), gpu::kSuccess);
+      for (const auto& p : km::stage_instances(km::Stage::Two)) {
+        if (p.engine != km::Engine::Wgmma || p.block_m != bm) continue;
+        y_ref.memset(0, stream);
+        y_wg.memset(0, stream);
+        a.y_slots = y_ref.as<uint16_t>();
+        ASSERT_EQ(km::launch(*ref2, a, st), gpu::kSuccess);
+        a.y_slots = y_wg.as<uint16_t>();
+        ASSERT_EQ(km::launch(p, a, st), gpu::kSuccess);
+        stream.synchronize();
+        differ(y_ref, y_wg, pairs, static_cast<size_t>(D),
+               std::string(p.name) + " vs " + ref2->name + " T=" + std::to_string(T) + " D=" + std::to_string(D), 1e-2f,
+               1e-2f);
+      }
+    }
+  }
+  std::printf("wgmma stages compared with the warp-MMA stages: %d comparisons\n", compared);
+  EXPECT_GT(compared, 0);
 }
 
 }  // namespace
