@@ -52,17 +52,6 @@ __device__ __forceinline__ void mma_e4m3_16832(float (&d)[4], const uint32_t (&a
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-// Barrier `id` (1..15; 0 is __syncthreads) over `threads` threads of the CTA (a multiple of 32).
-__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
-  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
-}
-// Two fp8 e4m3 values (low byte first) to two f16 (exact: every e4m3 value is an f16 value).
-__device__ __forceinline__ uint32_t cvt_e4m3x2_f16x2(uint16_t v) {
-  uint32_t r;
-  asm("cvt.rn.f16x2.e4m3x2 %0, %1;\n" : "=r"(r) : "h"(v));
-  return r;
-}
-
 // ---- mbarrier (sm_90) ----
 __device__ __forceinline__ void mbar_init(uint64_t* bar, int count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(count));

@@ -60,20 +60,7 @@ gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stre
   }
 }
 
-// wgmma stages: the weights of every expert as one 2-D map ([E * rows, K]); stage 1 loads its gate
-// and up halves as two boxes of 64 rows, stage 2 one box of 128 rows.
-template <class C>
-gpu::ErrorCode launch_wg1(const StageParams&, const Args& a, gpu::Stream stream) {
-  static std::atomic<int> smem_set{0};
-  auto kernel = detail::wg_stage1_kernel<C>;
-  if (auto e = ensure_smem(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
-  CUtensorMap mw;
-  if (!gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kTN / 2))
-    return gpu::kErrorInvalidValue;
-  const dim3 grid(static_cast<unsigned>(a.inter_dim / (C::kTN / 2)), static_cast<unsigned>(a.max_blocks));
-  kernel<<<grid, C::kThreads, C::kSmem, stream>>>(mw, a);
-  return gpu::get_last_error();
-}
+// wgmma stage 2: the weights of every expert as one 2-D map ([E * model_dim, inter_dim]), boxes of 128 rows.
 template <class C>
 gpu::ErrorCode launch_wg2(const StageParams&, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
@@ -97,10 +84,6 @@ gpu::ErrorCode launch_stage2(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
 template <class C>
-gpu::ErrorCode launch_wg1(const StageParams&, const Args&, gpu::Stream) {
-  return gpu::kErrorNotSupported;
-}
-template <class C>
 gpu::ErrorCode launch_wg2(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
@@ -119,11 +102,6 @@ struct Entry {
 #define CKTUNE_S2(TN, BM, WN, WM)                                                           \
   Entry{StageParams{0, nullptr, Stage::Two, BM, TN, (WN) * (WM), 1, 1, Engine::WarpMma},      \
         &launch_stage2<detail::Cfg<TN, BM, WN, WM, 1>>}
-// wgmma stage 1: 128 weight rows (64 gate, 64 up), block_m rows (64: one consumer warpgroup, 128: two),
-// ST8 fp8 load slots, two f16 stages.
-#define CKTUNE_WG1(BM, ST8)                                                                         \
-  Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST8, 1, Engine::Wgmma},  \
-        &launch_wg1<detail::Wg1Cfg<BM, ST8, 2>>}
 // wgmma stage 2: 128 output columns, block_m rows, ST stages.
 #define CKTUNE_WG2(BM, ST)                                                                          \
   Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma},   \
@@ -140,7 +118,6 @@ const std::array kStage1 = {
     CKTUNE_S1(128, 64, 4, 2, 3, 1), CKTUNE_S1(128, 64, 4, 2, 3, 2), CKTUNE_S1(256, 64, 4, 2, 3, 1),
     CKTUNE_S1(256, 64, 4, 2, 3, 2),
     CKTUNE_S1(128, 128, 4, 2, 3, 1), CKTUNE_S1(128, 128, 4, 4, 3, 1),
-    CKTUNE_WG1(64, 3),               CKTUNE_WG1(128, 2),
 };
 const std::array kStage2 = {
     CKTUNE_S2(64, 16, 2, 1),   CKTUNE_S2(128, 16, 4, 1),  CKTUNE_S2(64, 32, 2, 1), CKTUNE_S2(128, 32, 4, 1),
@@ -150,7 +127,6 @@ const std::array kStage2 = {
 };
 #undef CKTUNE_S1
 #undef CKTUNE_S2
-#undef CKTUNE_WG1
 #undef CKTUNE_WG2
 
 struct Table {
@@ -161,11 +137,8 @@ struct Table {
   Table() {
     for (size_t i = 0; i < kStage1.size(); ++i) {
       const StageParams& s = kStage1[i].params;
-      names1[i] = s.engine == Engine::Wgmma
-                      ? "cktune_moe_s1wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_f16_st" +
-                            std::to_string(s.stages)
-                      : "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
-                            std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
+      names1[i] = "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
+                  std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
       p1[i] = s;
       p1[i].id = static_cast<int>(i);
       p1[i].name = names1[i].c_str();

@@ -24,8 +24,8 @@ namespace cktune::kernels::moe_2stages {
 enum class Stage { One = 1, Two = 2 };
 
 // The inner loop an instance runs on: the fp8 warp MMA (sm_89+, cp.async pipeline) or Hopper's wgmma
-// with TMA weight loads and a warp-specialised pipeline (sm_90a; stage 1 on f16 wgmma after an exact
-// fp8 -> f16 conversion in shared memory, stage 2 on fp8 wgmma: stages_wgmma.cuh says why).
+// with TMA weight loads and a warp-specialised pipeline (sm_90a; stage 2 only: stages_wgmma.cuh says
+// why stage 1 has none).
 enum class Engine { WarpMma = 0, Wgmma = 1 };
 
 struct StageParams {
@@ -35,7 +35,7 @@ struct StageParams {
   int block_m;       // sorted rows per block (the CSV block_m); the CTA takes a whole block
   int tile_n;        // weight rows per CTA (stage 1: gate + up rows, half each)
   int warps;         // warps per CTA
-  int stages;        // shared-memory pipeline depth (wgmma stage 1: fp8 load slots)
+  int stages;        // shared-memory pipeline depth
   int split_k;       // stage 1 only: CTAs along K reducing through a cluster; 1 = none
   Engine engine;
 };

@@ -77,12 +77,12 @@ TEST(GpuMoe, EveryPipelineMatchesTheReference) {
 }
 
 
-// The two engines of a stage on the same sorted inputs, element by element: stage 1 (bf16 `a`) of every
-// wgmma instance against the warp-MMA instance of the same block_m, then stage 2 (per-slot rows) on the
-// same re-quantised input, then the whole chain from each stage 1. A tile written to the wrong place, a
-// wrong scale or a stale gathered row shows up as a large difference at a named (row, column); so does
-// too little accumulation precision, after the re-quantisation.
-TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
+// The wgmma stage 2 against the warp-MMA stage 2 of the same block_m on the same sorted, re-quantised
+// inputs, cell by cell: a tile written to the wrong place, a wrong scale or a stale gathered row shows
+// up as a large difference at a named (row, column). Held to the product's own rule (AITER's
+// |u - v| <= 1e-2 + 1e-2 |u|): the fp8 wgmma sums with ~14 bits inside an instruction, which moves
+// cells whose products cancel by ~1e-3.
+TEST(GpuMoe, WgmmaStage2MatchesTheWarpMmaStage2) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
   namespace km = kernels::moe_2stages;
   gpu::GpuStream stream;
@@ -119,7 +119,7 @@ TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
       sa.workspace = ws.data();
       sa.workspace_bytes = ws.size();
       ASSERT_EQ(km::sort(sa, st), gpu::kSuccess);
-      gpu::DeviceBuffer a_ref(pairs * I * 2), a_wg(pairs * I * 2), aq(pairs * I), as(pairs * (I / 128) * 4),
+      gpu::DeviceBuffer a_ref(pairs * I * 2), aq(pairs * I), as(pairs * (I / 128) * 4),
           y_ref(pairs * D * 2), y_wg(pairs * D * 2);
       km::Args a{};
       a.sorted_ids = sids.as<int32_t>();
@@ -139,9 +139,6 @@ TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
       for (const auto& p : km::stage_instances(km::Stage::Two))
         if (p.engine == km::Engine::WarpMma && p.block_m == bm && !ref2) ref2 = &p;
       ASSERT_TRUE(ref1 && ref2);
-      // |u - v| <= atol + rtol |u|: stage 1 is held to 2% + 1e-3 (both engines accumulate in fp32);
-      // stage 2 (fp8 wgmma, ~14-bit sums inside an instruction, no re-quantisation after it) to the
-      // product's own rule, AITER's 1e-2 + 1e-2.
       auto differ = [&](const gpu::DeviceBuffer& x, const gpu::DeviceBuffer& y, size_t rows, size_t cols,
                         const std::string& what, float atol, float rtol) {
         std::vector<uint16_t> hx(rows * cols), hy(rows * cols);
@@ -160,67 +157,13 @@ TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
         EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << hx.size() << " cells differ";
         ++compared;
       };
-      for (const auto& p : km::stage_instances(km::Stage::One)) {
-        if (p.engine != km::Engine::Wgmma || p.block_m != bm) continue;
-        a_ref.memset(0, stream);
-        a_wg.memset(0, stream);
-        a.a = a_ref.as<uint16_t>();
-        ASSERT_EQ(km::launch(*ref1, a, st), gpu::kSuccess);
-        a.a = a_wg.as<uint16_t>();
-        ASSERT_EQ(km::launch(p, a, st), gpu::kSuccess);
-        stream.synchronize();
-        differ(a_ref, a_wg, pairs, static_cast<size_t>(I),
-               std::string(p.name) + " vs " + ref1->name + " T=" + std::to_string(T) + " D=" + std::to_string(D), 1e-3f,
-               0.02f);
-      }
-      // The whole chain from each engine's stage 1: re-quantise, the warp-MMA stage 2, the slot reduction.
-      // The re-quantisation to fp8 amplifies small differences in stage 1 (flipped roundings), so this is
-      // where the accumulation precision of a stage-1 engine shows (stages_wgmma.cuh says why stage 1 runs
-      // the f16 wgmma): no token's output row may differ from the warp-MMA chain in more than 10% of cells.
-      for (const auto& wg1 : km::stage_instances(km::Stage::One)) {
-        if (wg1.engine != km::Engine::Wgmma || wg1.block_m != bm) continue;
-        gpu::DeviceBuffer out_ref(static_cast<size_t>(T) * D * 2), out_wg(static_cast<size_t>(T) * D * 2);
-        for (int side = 0; side < 2; ++side) {
-          gpu::DeviceBuffer& a_buf = side ? a_wg : a_ref;
-          a_buf.memset(0xff, stream);
-          a.a = a_buf.as<uint16_t>();
-          a.y_slots = y_ref.as<uint16_t>();
-          ASSERT_EQ(km::launch(side ? wg1 : *ref1, a, st), gpu::kSuccess);
-          ASSERT_EQ(km::quantize_stage1(a, st), gpu::kSuccess);
-          ASSERT_EQ(km::launch(*ref2, a, st), gpu::kSuccess);
-          ASSERT_EQ(km::reduce_slots(a.y_slots, (side ? out_wg : out_ref).as<uint16_t>(), T, K, D, st), gpu::kSuccess);
-        }
-        stream.synchronize();
-        std::vector<uint16_t> o1(static_cast<size_t>(T) * D), o2(o1.size());
-        out_ref.copy_to_host(o1.data(), o1.size() * 2, stream);
-        out_wg.copy_to_host(o2.data(), o2.size() * 2, stream);
-        int worst = 0, rows_over = 0;
-        size_t bad_total = 0;
-        for (int t = 0; t < T; ++t) {
-          int bad = 0;
-          for (int c = 0; c < D; ++c) {
-            const float u = bf16_to_float(o1[static_cast<size_t>(t) * D + c]), v = bf16_to_float(o2[static_cast<size_t>(t) * D + c]);
-            if (!(std::fabs(u - v) <= 1e-2f + 1e-2f * std::fabs(v))) ++bad;
-          }
-          worst = std::max(worst, bad);
-          rows_over += bad > D / 10;
-          bad_total += static_cast<size_t>(bad);
-        }
-        std::printf("chain from %s, T=%d D=%d: %.5f of outputs differ from the warp-MMA chain, worst row %.4f, %d rows over 0.1\n",
-                    wg1.name, T, D, static_cast<double>(bad_total) / (static_cast<double>(T) * D),
-                    static_cast<double>(worst) / D, rows_over);
-        EXPECT_EQ(rows_over, 0) << "chain from " << wg1.name << ", T=" << T;
-        std::vector<uint16_t> h2(pairs * I);
-        a_wg.copy_to_host(h2.data(), h2.size() * 2, stream);
-        EXPECT_EQ(std::count(h2.begin(), h2.end(), uint16_t{0xffff}), 0) << wg1.name << " left stage-1 cells unwritten";
-      }
       a.a = a_ref.as<uint16_t>();
       ASSERT_EQ(km::launch(*ref1, a, st), gpu::kSuccess);
       ASSERT_EQ(km::quantize_stage1(a, st), gpu::kSuccess);
       for (const auto& p : km::stage_instances(km::Stage::Two)) {
         if (p.engine != km::Engine::Wgmma || p.block_m != bm) continue;
         y_ref.memset(0, stream);
-        y_wg.memset(0, stream);
+        y_wg.memset(0xff, stream);  // bf16 NaN: a cell the kernel leaves unwritten cannot compare equal
         a.y_slots = y_ref.as<uint16_t>();
         ASSERT_EQ(km::launch(*ref2, a, st), gpu::kSuccess);
         a.y_slots = y_wg.as<uint16_t>();
@@ -232,7 +175,7 @@ TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
       }
     }
   }
-  std::printf("wgmma stages compared with the warp-MMA stages: %d comparisons\n", compared);
+  std::printf("wgmma stage 2 compared with the warp-MMA stage 2: %d comparisons\n", compared);
   EXPECT_GT(compared, 0);
 }
 
