@@ -16,6 +16,15 @@ namespace {
 using LaunchFn = gpu::ErrorCode (*)(const StageParams&, const Args&, gpu::Stream);
 
 #if defined(CKTUNE_CUDA)
+// Sorted blocks a stage's grid covers. moe_sorting pads each expert's rows to a multiple of block_m
+// and gives an expert without tokens no rows, so every used block holds at least one routed pair:
+// at most tokens*topk blocks are used, far fewer than capacity/block_m when the tokens are few
+// (DeepSeek-V3, 1 token, block_m 16: 8 against 256). Blocks past num_valid_ids still exit at once.
+unsigned grid_blocks(const Args& a) {
+  const long long pairs = static_cast<long long>(a.tokens) * a.topk;
+  return static_cast<unsigned>(std::max(1ll, std::min<long long>(a.max_blocks, pairs)));
+}
+
 template <class Kernel>
 gpu::ErrorCode ensure_smem(Kernel k, int bytes, std::atomic<int>& set_to) {
   if (bytes <= 48 * 1024 || set_to.load(std::memory_order_relaxed) >= bytes) return gpu::kSuccess;
@@ -29,7 +38,7 @@ gpu::ErrorCode launch_stage1(const StageParams& p, const Args& a, gpu::Stream st
   static std::atomic<int> smem_set{0};
   auto kernel = detail::stage1_kernel<C>;
   if (auto e = ensure_smem(kernel, C::kSmem1, smem_set); e != gpu::kSuccess) return e;
-  const dim3 grid(static_cast<unsigned>(a.inter_dim / (C::kTN / 2)), static_cast<unsigned>(a.max_blocks),
+  const dim3 grid(static_cast<unsigned>(a.inter_dim / (C::kTN / 2)), grid_blocks(a),
                   static_cast<unsigned>(p.split_k));
   if (p.split_k > 1)
     return gpu::launch_clustered(kernel, grid, dim3(C::kThreads), C::kSmem1, stream,
@@ -45,7 +54,7 @@ gpu::ErrorCode launch_stage2_kbi(const Args& a, gpu::Stream stream) {
   constexpr int kSmem = detail::stage2_smem<C>(KBI * 128);
   static_assert(C::kTN * C::kBM * 4 <= KBI * (C::kTN + C::kBM) * 128, "the parked tile must fit the operand bytes");
   if (auto e = ensure_smem(kernel, kSmem, smem_set); e != gpu::kSuccess) return e;
-  const dim3 grid(static_cast<unsigned>(a.model_dim / C::kTN), static_cast<unsigned>(a.max_blocks));
+  const dim3 grid(static_cast<unsigned>(a.model_dim / C::kTN), grid_blocks(a));
   kernel<<<grid, C::kThreads, kSmem, stream>>>(a);
   return gpu::get_last_error();
 }
@@ -69,7 +78,7 @@ gpu::ErrorCode launch_wg2(const StageParams&, const Args& a, gpu::Stream stream)
   CUtensorMap mw;
   if (!gpu::tma::make_kmajor_map(&mw, a.w2q, a.experts * a.model_dim, a.inter_dim, C::kTN))
     return gpu::kErrorInvalidValue;
-  const dim3 grid(static_cast<unsigned>(a.model_dim / C::kTN), static_cast<unsigned>(a.max_blocks));
+  const dim3 grid(static_cast<unsigned>(a.model_dim / C::kTN), grid_blocks(a));
   kernel<<<grid, C::kThreads, C::kSmem, stream>>>(mw, a);
   return gpu::get_last_error();
 }

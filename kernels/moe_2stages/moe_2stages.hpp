@@ -49,7 +49,8 @@ struct Args {
   const float* sorted_weights;       // [capacity]
   const int32_t* sorted_expert_ids;  // [capacity / block_m]
   const int32_t* num_valid_ids;      // [2]: padded rows in use, tokens
-  int max_blocks;                    // capacity / block_m (grid size; blocks past num_valid_ids exit)
+  int max_blocks;                    // capacity / block_m (grids cover min(this, tokens*topk) blocks;
+                                     // blocks past num_valid_ids exit)
   int tokens, topk, model_dim, inter_dim, experts;
   bool doweight_stage1;
   // stage 1
