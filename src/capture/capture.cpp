@@ -134,21 +134,22 @@ void add_observed(const Observations& obs, const CaptureOptions& o, FamilyRows& 
 
 // Step 3: preset rows, swept (a preset has no observed sizes).
 void add_model(const ModelPlan& plan, const CaptureOptions& o, FamilyRows& rows) {
-  const Family gf = o.preset_gemm_family;
   const MSweep sweep = o.preset_m_sweep.value_or(o.m_sweep == MSweep::Observed ? MSweep::Pow2 : o.m_sweep);
   const auto m_sizes = m_sweep_sizes(sweep);
   const auto tokens = token_sweep_sizes();
-  const FamilySpec& s = spec(gf);
-  for (const auto& g : plan.gemms) {
-    std::string key;
-    for (std::string_view col : s.untuned) {
-      if (col == s.size_column) continue;
-      if (!key.empty()) key += ',';
-      if (col == "N") key += std::to_string(g.n);
-      else if (col == "K") key += std::to_string(g.k);
-      else if (col == "q_dtype_w") key += plan.fp8_dtype;
+  for (const Family gf : o.preset_gemm_families) {
+    const FamilySpec& s = spec(gf);
+    for (const auto& g : plan.gemms) {
+      std::string key;
+      for (std::string_view col : s.untuned) {
+        if (col == s.size_column) continue;
+        if (!key.empty()) key += ',';
+        if (col == "N") key += std::to_string(g.n);
+        else if (col == "K") key += std::to_string(g.k);
+        else if (col == "q_dtype_w") key += plan.fp8_dtype;
+      }
+      rows[static_cast<size_t>(gf)].keys[key].insert(m_sizes.begin(), m_sizes.end());
     }
-    rows[static_cast<size_t>(gf)].keys[key].insert(m_sizes.begin(), m_sizes.end());
   }
   for (const auto& m : plan.moes)
     rows[static_cast<size_t>(Family::Moe2Stages)].keys[m.key()].insert(tokens.begin(), tokens.end());
@@ -209,7 +210,8 @@ CaptureReport run_capture(const CaptureOptions& o) {
     throw Error("nothing to capture", "give log files (- for stdin), or --model NAME / --model-config FILE");
   if (!o.model.empty() && !o.model_config.empty()) throw Error("--model and --model-config exclude each other");
   check_plain_gemm_family(o.dump_family, "--dump-family");
-  check_plain_gemm_family(o.preset_gemm_family, "--gemm-family");
+  if (o.preset_gemm_families.empty()) throw Error("--gemm-family: no family given", "e.g. --gemm-family a8w8,a8w8_bpreshuffle");
+  for (Family f : o.preset_gemm_families) check_plain_gemm_family(f, "--gemm-family");
 
   CaptureReport report;
   report.dry_run = o.dry_run;

@@ -1,4 +1,5 @@
 // `cktune capture LOG... [-o DIR] [--json]` and `cktune capture --model NAME --tp N`: docs/cli/capture.md.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -26,7 +27,7 @@ struct CaptureArgs {
   std::string model_config;
   int tp = 1;
   std::string arch = "gfx942";
-  std::string gemm_family = "a8w8_blockscale";
+  std::vector<std::string> gemm_families = {"a8w8_blockscale"};
   bool no_fuse_shared = false;
 };
 
@@ -60,7 +61,12 @@ capture::CaptureOptions to_options(const CaptureArgs& a, const CLI::Option* m_sw
   o.plan.tp = a.tp;
   o.plan.arch = a.arch;
   o.plan.fuse_shared_experts = !a.no_fuse_shared;
-  o.preset_gemm_family = family_arg(a.gemm_family, "--gemm-family");
+  o.preset_gemm_families.clear();
+  for (const auto& name : a.gemm_families) {
+    const Family f = family_arg(name, "--gemm-family");
+    if (std::find(o.preset_gemm_families.begin(), o.preset_gemm_families.end(), f) == o.preset_gemm_families.end())
+      o.preset_gemm_families.push_back(f);
+  }
   return o;
 }
 
@@ -103,7 +109,9 @@ void register_capture(CLI::App& app) {
   cmd->add_option("--arch", args->arch, "Target arch for preset FP8 dtypes")
       ->capture_default_str()
       ->check(CLI::IsMember({"gfx942", "gfx950"}));
-  cmd->add_option("--gemm-family", args->gemm_family, "Family the preset's linear layers are written under")
+  cmd->add_option("--gemm-family", args->gemm_families,
+                  "Families the preset's linear layers are written under, comma-separated (e.g. a8w8,a8w8_bpreshuffle)")
+      ->delimiter(',')
       ->capture_default_str();
   cmd->add_flag("--no-fuse-shared-experts", args->no_fuse_shared,
                 "DeepSeek presets: keep shared experts as separate GEMMs instead of one more fused-MoE expert");

@@ -28,7 +28,9 @@ struct CaptureOptions {
   std::string model;
   std::string model_config;
   PlanOptions plan;
-  Family preset_gemm_family = Family::A8W8Blockscale;
+  // Families the preset's linear layers are written under (each gets the same keys: e.g. a8w8 and
+  // a8w8_bpreshuffle, the plain and preshuffled layouts of one study).
+  std::vector<Family> preset_gemm_families = {Family::A8W8Blockscale};
   std::optional<MSweep> preset_m_sweep;  // default: Pow2 (Observed has nothing to observe for a preset)
 };
 

@@ -139,6 +139,24 @@ TEST_F(CaptureTest, PresetWritesSweptRows) {
   EXPECT_EQ(report_json(r)["model"]["gemms"].size(), 6u);
 }
 
+// The PTPC study's tables from one command: both per-token families, vLLM's CUDA-graph sizes.
+TEST_F(CaptureTest, PresetWritesEveryGemmFamilyAsked) {
+  CaptureOptions o;
+  o.out_dir = dir_.string();
+  o.model = "llama-4-scout";
+  o.plan.tp = 8;
+  o.preset_gemm_families = {Family::A8W8, Family::A8W8Bpreshuffle};
+  o.preset_m_sweep = MSweep::Vllm;
+  run_capture(o);
+  // qkv, o_proj, shared-expert gate_up and down: 4 keys x 69 sizes (1, 2, 4, 8, 16, 24, ..., 512, 1024, 8192).
+  const CsvTable plain = table(Family::A8W8), shuffled = table(Family::A8W8Bpreshuffle);
+  EXPECT_EQ(plain.rows.size(), 4u * 69);
+  EXPECT_EQ(shuffled.rows.size(), plain.rows.size());
+  EXPECT_EQ(table(Family::Moe2Stages).rows.size(), 16u);
+  o.preset_gemm_families.clear();
+  EXPECT_THROW(run_capture(o), Error);
+}
+
 TEST_F(CaptureTest, DryRunWritesNothing) {
   CaptureOptions o = options();
   o.dry_run = true;

@@ -102,6 +102,25 @@ TEST(Presets, Llama4MaverickAtTp8) {
   EXPECT_TRUE(m.doweight_stage1);
 }
 
+// Scout: every layer is MoE (interleave step 1), so no dense MLP GEMMs; 16 experts, top-1, a shared expert.
+TEST(Presets, Llama4ScoutAtTp4) {
+  ModelPlan p = plan_preset("llama-4-scout", opts(4));
+  std::set<std::pair<std::int64_t, std::int64_t>> want = {
+      {(10 + 2 * 2) * 128, 5120},  // qkv: 40/4 q heads + 2 * 8/4 kv heads
+      {5120, 10 * 128},            // o_proj
+      {2 * 8192 / 4, 5120},        // shared expert (intermediate_size)
+      {5120, 8192 / 4},
+  };
+  EXPECT_EQ(nk(p), want);
+  const PresetMoe& m = p.moes.at(0);
+  EXPECT_EQ(m.model_dim, 5120);
+  EXPECT_EQ(m.inter_dim, 2048);
+  EXPECT_EQ(m.expert, 16);
+  EXPECT_EQ(m.topk, 1);
+  EXPECT_TRUE(m.doweight_stage1);
+  EXPECT_EQ(plan_preset("meta-llama/Llama-4-Scout-17B-16E-Instruct", opts(8)).moes.at(0).inter_dim, 1024);
+}
+
 TEST(Presets, KvHeadsReplicatedBeyondTheirCount) {
   nlohmann::json cfg = {{"architectures", {"Qwen3MoeForCausalLM"}}, {"hidden_size", 4096},
                         {"num_attention_heads", 64},                {"num_key_value_heads", 4},
