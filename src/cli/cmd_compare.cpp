@@ -23,6 +23,7 @@ struct CompareArgs {
   double threshold_pct = 3.0;
   std::string role = "dispatch";
   std::string backend;
+  GroupingArgs grouping;
   bool json = false;
   bool csv = false;
 };
@@ -33,6 +34,7 @@ CompareOptions to_options(const CompareArgs& a) {
   o.threshold_pct = a.threshold_pct;
   o.role = *result_role_from_string(a.role);
   o.backend = a.backend;
+  apply_grouping(a.grouping, o);
   return o;
 }
 
@@ -82,6 +84,7 @@ void register_compare(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"dispatch", "baseline", "candidate"}));
   cmd->add_option("--backend", args->backend, "Only rows of this backend (e.g. cublaslt, aiter-asm)");
+  add_grouping_options(cmd, args->grouping);
   auto* json = cmd->add_flag("--json", args->json, "Print only JSON on stdout");
   cmd->add_flag("--csv", args->csv, "Print one CSV line per shape on stdout")->excludes(json);
   cmd->callback([args] { run(*args); });

@@ -15,11 +15,13 @@ struct ReportArgs {
   ReportOptions options;
   std::string metric = "us";
   std::string role = "dispatch";
+  GroupingArgs grouping;
 };
 
 void run(ReportArgs a) {
   a.options.compare.metric = *metric_from_string(a.metric);  // CLI::IsMember checked both
   a.options.compare.role = *result_role_from_string(a.role);
+  apply_grouping(a.grouping, a.options.compare);
   a.options.command_line = command_line();
   std::string markdown = run_report(a.options);
   // Without an output file the Markdown is the result, on stdout.
@@ -57,6 +59,7 @@ void register_report(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"dispatch", "baseline", "candidate"}));
   cmd->add_option("--backend", o.compare.backend, "Only rows of this backend");
+  add_grouping_options(cmd, args->grouping);
   cmd->callback([args] { run(*args); });
 }
 

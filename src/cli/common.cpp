@@ -131,4 +131,21 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
+void add_grouping_options(CLI::App* cmd, GroupingArgs& args) {
+  cmd->add_option("--group-by", args.group_by,
+                  "Key columns the per-group breakdown groups by (e.g. K, or N,K; default: every key column but "
+                  "M/token)")
+      ->delimiter(',');
+  cmd->add_option("--models", args.models,
+                  "Per-model summary over NAME@TP presets (e.g. llama-4-maverick@4,deepseek-v3@8): a shape is a "
+                  "model's when its N,K (MoE: its configuration) is one of the model's layers at that TP")
+      ->delimiter(',');
+}
+
+void apply_grouping(const GroupingArgs& args, CompareOptions& options) {
+  options.group_by = args.group_by;
+  options.models.clear();
+  for (const auto& m : args.models) options.models.push_back(model_shapes(m));
+}
+
 }  // namespace cktune::cli

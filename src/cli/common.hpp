@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cktune/compare/compare.hpp"
 #include "cktune/formats/family.hpp"
 
 namespace cktune::cli {
@@ -12,6 +13,15 @@ namespace cktune::cli {
 // The command line this process was started with, shell-quoted where needed (for provenance).
 std::string command_line();
 void set_command_line(int argc, char** argv);
+
+// --group-by COLS and --models NAME@TP,... of `compare` and `report` (docs/cli/compare.md), and their
+// translation into CompareOptions (the presets are planned there; Error for an unknown one).
+struct GroupingArgs {
+  std::vector<std::string> group_by;
+  std::vector<std::string> models;
+};
+void add_grouping_options(CLI::App* cmd, GroupingArgs& args);
+void apply_grouping(const GroupingArgs& args, CompareOptions& options);
 
 // -v count minus -q (0 = default).
 int verbosity();

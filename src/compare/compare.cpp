@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cktune/capture/presets.hpp"
 #include "cktune/compare/aiter_optest.hpp"
 #include "cktune/core/error.hpp"
 #include "cktune/core/io.hpp"
@@ -299,12 +300,43 @@ std::string group_label(const ProblemKey& key) {
   return out;
 }
 
+bool ModelShapes::matches(const ProblemKey& key) const {
+  if (spec(key.family).is_moe)
+    return moe.count({key.get_int("model_dim"), key.get_int("inter_dim"), key.get_int("expert"), key.get_int("topk")}) > 0;
+  return gemm_nk.count({key.get_int("N"), key.get_int("K")}) > 0;
+}
+
+std::string ModelShapes::label() const { return fmt::format("{} TP{}", model, tp); }
+
+ModelShapes model_shapes(std::string_view text) {
+  const size_t at = text.rfind('@');
+  const auto tp = at == std::string_view::npos ? std::nullopt : as_integer(std::string(text.substr(at + 1)));
+  if (at == 0 || !tp || *tp < 1 || *tp > 1024)
+    throw Error(fmt::format("--models: '{}' is not NAME@TP", text),
+                fmt::format("e.g. --models llama-4-maverick@4,deepseek-v3@8; presets: {}",
+                            fmt::join(capture::preset_names(), "; ")));
+  ModelShapes m;
+  m.model = std::string(text.substr(0, at));
+  m.tp = static_cast<int>(*tp);
+  for (bool fuse : {true, false}) {
+    capture::PlanOptions po;
+    po.tp = m.tp;
+    po.fuse_shared_experts = fuse;
+    const capture::ModelPlan plan = capture::plan_preset(m.model, po);
+    for (const auto& g : plan.gemms) m.gemm_nk.insert({g.n, g.k});
+    for (const auto& e : plan.moes) m.moe.insert({e.model_dim, e.inter_dim, e.expert, e.topk});
+  }
+  return m;
+}
+
 std::string format_speedup(double s) {
   if (!(s > 0) || !std::isfinite(s)) return "n/a";
   return fmt::format("{:.3f}x", s);
 }
 
 Comparison compare(CompareInput before, CompareInput after, const CompareOptions& options) {
+  for (const auto& ms : options.models)
+    if (ms.model.empty()) throw Error("--models: an entry has no preset name", "write NAME@TP, e.g. llama-4-maverick@8");
   if (!(options.threshold_pct >= 0)) throw Error(fmt::format("--threshold {} must be >= 0", options.threshold_pct));
   Comparison c;
   c.options = options;
@@ -387,25 +419,67 @@ Comparison compare(CompareInput before, CompareInput after, const CompareOptions
   c.overall = speedup_stats(all);
   for (size_t i = 0; i < 3; ++i) c.by_class[i] = speedup_stats(classes[i]);
 
-  // Shapes are sorted by family and group, so each group is one run.
-  for (size_t i = 0; i < c.shapes.size();) {
-    size_t j = i;
-    std::vector<const ShapeComparison*> members;
-    std::array<std::vector<const ShapeComparison*>, 3> member_classes;
-    while (j < c.shapes.size() && c.shapes[j].key.family == c.shapes[i].key.family &&
-           c.shapes[j].group == c.shapes[i].group) {
-      members.push_back(&c.shapes[j]);
-      member_classes[static_cast<size_t>(c.shapes[j].size_class)].push_back(&c.shapes[j]);
-      ++j;
+  for (Family f : c.families())
+    for (const auto& col : options.group_by) {
+      const auto& cols = spec(f).untuned;
+      if (std::find(cols.begin(), cols.end(), col) == cols.end())
+        throw Error(fmt::format("--group-by: '{}' is not a key column of {}", col, family_name(f)),
+                    fmt::format("its key columns: {}", fmt::join(cols, ", ")));
     }
+  // Groups: the key columns of --group-by, else every key column but the size. Buckets in numeric order.
+  struct Bucket {
+    Family family;
+    std::vector<std::string> cells;
+    std::string label;
+    std::vector<const ShapeComparison*> members;
+  };
+  std::vector<Bucket> buckets;
+  std::map<std::pair<Family, std::string>, size_t> bucket_of;
+  for (auto& s : c.shapes) {
+    std::vector<std::string> cells = group_cells(s.key);
+    std::string label = group_label(s.key);
+    if (!options.group_by.empty()) {
+      cells.clear();
+      std::vector<std::string> parts;
+      for (const auto& col : options.group_by) {
+        cells.push_back(s.key.get(col));
+        parts.push_back(fmt::format("{}={}", col, cells.back()));
+      }
+      label = fmt::format("{}", fmt::join(parts, ","));
+    }
+    s.group = fmt::format("{}", fmt::join(cells, ","));
+    auto [it, fresh] = bucket_of.try_emplace({s.key.family, s.group}, buckets.size());
+    if (fresh) buckets.push_back({s.key.family, std::move(cells), std::move(label), {}});
+    buckets[it->second].members.push_back(&s);
+  }
+  std::sort(buckets.begin(), buckets.end(), [](const Bucket& x, const Bucket& y) {
+    if (x.family != y.family) return x.family < y.family;
+    return compare_cells(x.cells, y.cells) < 0;
+  });
+  for (const auto& bucket : buckets) {
     GroupSummary g;
-    g.family = c.shapes[i].key.family;
-    g.group = c.shapes[i].group;
-    g.label = group_label(c.shapes[i].key);
-    g.all = speedup_stats(members);
+    g.family = bucket.family;
+    g.group = fmt::format("{}", fmt::join(bucket.cells, ","));
+    g.label = bucket.label;
+    std::array<std::vector<const ShapeComparison*>, 3> member_classes;
+    for (const auto* m : bucket.members) member_classes[static_cast<size_t>(m->size_class)].push_back(m);
+    g.all = speedup_stats(bucket.members);
     for (size_t k = 0; k < 3; ++k) g.by_class[k] = speedup_stats(member_classes[k]);
     c.groups.push_back(std::move(g));
-    i = j;
+  }
+
+  // Per model preset and TP degree, one summary per family with shapes of that model.
+  for (const auto& ms : options.models) {
+    bool any = false;
+    for (Family f : c.families()) {
+      std::vector<const ShapeComparison*> members;
+      for (const auto& s : c.shapes)
+        if (s.key.family == f && ms.matches(s.key)) members.push_back(&s);
+      if (members.empty()) continue;
+      any = true;
+      c.models.push_back({ms.model, ms.tp, f, speedup_stats(members)});
+    }
+    if (!any) c.warnings.push_back(fmt::format("--models: no compared shape is a layer of {}", ms.label()));
   }
   for (const auto& w : c.warnings) log().warn("{}", w);
   return c;

@@ -194,6 +194,22 @@ std::string render_comparison_text(const Comparison& c) {
     out += text_table(head, right, rows, "  ");
   }
 
+  if (!c.models.empty()) {
+    out += "\nper model (shapes whose N,K or MoE configuration is a layer of the preset at that TP)\n";
+    std::vector<std::string> head = {"model", "TP", "family"};
+    head.insert(head.end(), kStatsHead.begin(), kStatsHead.end());
+    std::vector<bool> right(head.size(), true);
+    right[0] = right[2] = false;
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& model : c.models) {
+      std::vector<std::string> r = {model.model, std::to_string(model.tp), std::string(family_name(model.family))};
+      auto cells = stats_cells(model.stats);
+      r.insert(r.end(), cells.begin(), cells.end());
+      rows.push_back(std::move(r));
+    }
+    out += text_table(head, right, rows, "  ");
+  }
+
   auto unmatched = [&](const std::vector<ProblemKey>& keys, const std::string& where) {
     if (keys.empty()) return;
     out += fmt::format("\n{} shape(s) only in {}:\n", keys.size(), where);
@@ -254,6 +270,10 @@ nlohmann::json comparison_json(const Comparison& c) {
                       {"by_class", classes_json(g.by_class)}});
   }
   j["groups"] = std::move(groups);
+  nlohmann::json models = nlohmann::json::array();
+  for (const auto& m : c.models)
+    models.push_back({{"model", m.model}, {"tp", m.tp}, {"family", family_name(m.family)}, {"stats", stats_json(m.stats)}});
+  j["models"] = std::move(models);
   nlohmann::json shapes = nlohmann::json::array();
   for (const auto& s : c.shapes) {
     shapes.push_back({{"family", family_name(s.key.family)},

@@ -330,6 +330,19 @@ void summary_section(Layout& L, const Comparison& c) {
     grows.push_back(stats_row({std::string(family_name(g.family)), g.label, "all"}, g.all));
   }
   L.table(ghead, gright, std::move(grows));
+
+  if (c.models.empty()) return;
+  L.heading("Per model", 3);
+  L.para("Shapes whose N,K (fused MoE: model_dim, inter_dim, expert, topk) is a layer of the model preset at that "
+         "tensor-parallel degree, any M or token; a shape several models share counts for each.");
+  std::vector<std::string> mhead = {"model", "TP", "family"};
+  mhead.insert(mhead.end(), kStatsHead.begin(), kStatsHead.end());
+  std::vector<bool> mright(mhead.size(), true);
+  mright[0] = mright[2] = false;
+  std::vector<std::vector<std::string>> mrows;
+  for (const auto& m : c.models)
+    mrows.push_back(stats_row({m.model, std::to_string(m.tp), std::string(family_name(m.family))}, m.stats));
+  L.table(mhead, mright, std::move(mrows));
 }
 
 void charts_section(Layout& L, const Comparison& c) {

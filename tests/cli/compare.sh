@@ -110,4 +110,25 @@ printf 'family,M,N,K,us\na8w8_blockscale,1,2,3,fast\n' >"$tmp/bad.csv"
 "$bin" compare "$tmp/bad.csv" "$after" >/dev/null 2>"$tmp/e4.txt"
 [ $? -eq 1 ] || fail "malformed results should exit 1"
 grep -q "bad.csv:2:23" "$tmp/e4.txt" || fail "malformed message lacks file:line:col: $(cat "$tmp/e4.txt")"
+# --models: the per-model table (DeepSeek-V3 at TP8 has o_proj = N 7168, K 2048; Maverick none of the
+# fixture's layers: a warning), --group-by: other key columns, a bad column or preset exits 1.
+"$bin" compare "$before" "$after" --models deepseek-v3@8,llama-4-maverick@8 --group-by K >"$tmp/m.txt" 2>"$tmp/m.err" \
+  || fail "compare --models exited $?: $(cat "$tmp/m.err")"
+grep -q "^per model" "$tmp/m.txt" || fail "no per-model table"
+grep -Eq "^ *deepseek-v3 +8 +a8w8_blockscale +2 " "$tmp/m.txt" || fail "deepseek-v3 TP8 line wrong: $(grep -A3 '^per model' "$tmp/m.txt")"
+grep -q "no compared shape is a layer of llama-4-maverick TP8" "$tmp/m.err" || fail "no warning for a model without shapes"
+grep -q "K=2048" "$tmp/m.txt" || fail "--group-by K labels missing"
+"$bin" compare "$before" "$after" --models deepseek-v3@8 --json 2>/dev/null | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+m = j["models"]
+assert len(m) == 1 and m[0]["model"] == "deepseek-v3" and m[0]["tp"] == 8 and m[0]["stats"]["not_measured"] == 1, m
+' || fail "--models JSON"
+"$bin" compare "$before" "$after" --models deepseek-v3 >/dev/null 2>"$tmp/m2.err"
+[ $? -eq 1 ] || fail "--models without @TP should exit 1"
+grep -q "NAME@TP" "$tmp/m2.err" || fail "--models error does not say NAME@TP: $(cat "$tmp/m2.err")"
+"$bin" compare "$before" "$after" --group-by expert >/dev/null 2>"$tmp/m3.err"
+[ $? -eq 1 ] || fail "--group-by with a foreign column should exit 1"
+grep -q "key columns: M, N, K" "$tmp/m3.err" || fail "--group-by error lacks the key columns: $(cat "$tmp/m3.err")"
+
 echo "compare.sh: ok"

@@ -108,4 +108,9 @@ head -1 "$tmp/moe.md" | grep -q "^# cktune tuning report: moe_2stages" || fail "
 grep -q "no rows of role 'against'" "$tmp/e6.txt" || fail "--after alone message: $(cat "$tmp/e6.txt")"
 "$bin" report --before "$r/a8w8_blockscale_before.csv" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "missing --after should exit 2"
+# --models: a "Per model" table in the Markdown (DeepSeek-V3 TP8 owns the fixture's N=7168, K=2048 shapes).
+"$bin" report --before "$r/a8w8_blockscale_before.csv" --after "$r/a8w8_blockscale_after.csv" --models deepseek-v3@8 \
+  -o "$tmp/models.md" 2>/dev/null || fail "report --models exited $?"
+grep -q "### Per model" "$tmp/models.md" || fail "no Per model section"
+grep -Eq "^\| deepseek-v3 +\| +8 +\| a8w8_blockscale +\| +2 " "$tmp/models.md" || fail "Per model row wrong: $(grep -A4 'Per model' "$tmp/models.md")"
 echo "report.sh: ok"

@@ -3,6 +3,7 @@
 // breakdown per (N,K) group (per MoE configuration) and size class that `compare` and `report` print.
 #include <array>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,11 +67,32 @@ bool has_against_rows(const CompareInput& in);
 // other row). Error naming the file when it has no `against` rows.
 std::pair<CompareInput, CompareInput> split_interleaved(CompareInput in, ResultRole role);
 
+// A model preset at a tensor-parallel degree, as `compare --models` groups shapes: a GEMM shape (any M)
+// is the model's when its (N, K) is one of the preset's layers at that degree; a fused-MoE shape (any
+// token) when its model_dim, inter_dim, expert and topk are those of the preset's expert layers.
+struct ModelShapes {
+  std::string model;  // preset name as given
+  int tp = 1;
+  std::set<std::pair<long long, long long>> gemm_nk;
+  std::set<std::array<long long, 4>> moe;  // model_dim, inter_dim, expert, topk
+  bool matches(const ProblemKey& key) const;
+  std::string label() const;  // "llama-4-maverick TP8"
+};
+
+// "NAME@TP" (e.g. "llama-4-maverick@8", NAME a preset of configs/models or an alias) -> its layers at
+// that degree, from capture's planner (DeepSeek's shared experts both folded into the MoE and as GEMMs,
+// so either way of capturing matches). Error (exit 1) for a malformed spec or an unknown preset.
+ModelShapes model_shapes(std::string_view spec);
+
 struct CompareOptions {
   Metric metric = Metric::Us;
   double threshold_pct = 3.0;               // |speedup - 1| above this counts as improved/regressed
   ResultRole role = ResultRole::Dispatch;   // which rows of each file are compared
   std::string backend;                      // only rows of this backend ("" = any)
+  // Key columns the per-group breakdown groups by ("" = every key column but M/token: one group per
+  // (N,K) or MoE configuration). Error when a column is not a key column of a compared family.
+  std::vector<std::string> group_by;
+  std::vector<ModelShapes> models;          // per-model summary (the PTPC study's table); empty = none
 };
 
 struct ShapeComparison {
@@ -110,6 +132,14 @@ struct GroupSummary {
   std::array<SpeedupStats, 3> by_class;               // indexed by SizeClass
 };
 
+// The shapes of one family that belong to one model preset at one TP degree.
+struct ModelSummary {
+  std::string model;
+  int tp = 1;
+  Family family = Family::A8W8Blockscale;
+  SpeedupStats stats;
+};
+
 struct Comparison {
   CompareInput before_info, after_info;  // path and format; rows are dropped after matching
   CompareOptions options;
@@ -118,6 +148,7 @@ struct Comparison {
   SpeedupStats overall;
   std::array<SpeedupStats, 3> by_class;       // indexed by SizeClass
   std::vector<GroupSummary> groups;           // sorted by family, group
+  std::vector<ModelSummary> models;           // in the order of CompareOptions::models, then family
   std::vector<std::string> warnings;          // gfx/cu_num differ, duplicate rows, ...
   std::vector<Family> families() const;       // families present in `shapes`, in enum order
 };

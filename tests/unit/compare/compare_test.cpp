@@ -83,6 +83,64 @@ TEST(Compare, HandMadePairMath) {
   EXPECT_TRUE(c.warnings.empty());
 }
 
+TEST(Compare, GroupByAnyKeyColumns) {
+  CompareOptions o;
+  o.group_by = {"K"};
+  Comparison c = compare(load_compare_input(kResults + "a8w8_blockscale_before.csv"),
+                         load_compare_input(kResults + "a8w8_blockscale_after.csv"), o);
+  ASSERT_EQ(c.groups.size(), 2u);
+  EXPECT_EQ(c.groups[0].label, "K=2048");  // numeric order
+  EXPECT_EQ(c.groups[0].all.count, 2u);
+  EXPECT_EQ(c.groups[0].all.not_measured, 1u);
+  EXPECT_EQ(c.groups[1].label, "K=7168");
+  EXPECT_EQ(c.groups[1].all.count, 4u);
+  o.group_by = {"M"};  // one group per M: 7 shapes, 7 distinct M
+  c = compare(load_compare_input(kResults + "a8w8_blockscale_before.csv"),
+              load_compare_input(kResults + "a8w8_blockscale_after.csv"), o);
+  EXPECT_EQ(c.groups.size(), 7u);
+  o.group_by = {"expert"};
+  EXPECT_THROW(compare(load_compare_input(kResults + "a8w8_blockscale_before.csv"),
+                       load_compare_input(kResults + "a8w8_blockscale_after.csv"), o),
+               Error);
+}
+
+// The fixtures' (N,K) groups: (4096,7168) and (7168,2048). DeepSeek-V3 at TP8 has o_proj = (7168, 2048)
+// and no (4096, 7168); Llama-4-Maverick at TP8 has neither.
+TEST(Compare, PerModelSummary) {
+  CompareOptions o;
+  o.models = {model_shapes("deepseek-v3@8"), model_shapes("llama-4-maverick@8")};
+  EXPECT_TRUE(o.models[0].gemm_nk.count({7168, 2048}));
+  Comparison c = compare(load_compare_input(kResults + "a8w8_blockscale_before.csv"),
+                         load_compare_input(kResults + "a8w8_blockscale_after.csv"), o);
+  ASSERT_EQ(c.models.size(), 1u);
+  EXPECT_EQ(c.models[0].model, "deepseek-v3");
+  EXPECT_EQ(c.models[0].tp, 8);
+  EXPECT_EQ(c.models[0].family, Family::A8W8Blockscale);
+  EXPECT_EQ(c.models[0].stats.count, 2u);         // M = 16 and 512
+  EXPECT_EQ(c.models[0].stats.not_measured, 1u);  // the M=1024 shape failed after
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_NE(c.warnings[0].find("llama-4-maverick TP8"), std::string::npos);
+  const std::string text = render_comparison_text(c);
+  EXPECT_NE(text.find("per model"), std::string::npos);
+  EXPECT_EQ(comparison_json(c)["models"][0]["tp"], 8);
+
+  // Fused MoE keys match on model_dim, inter_dim, expert, topk, with the shared expert folded in or not.
+  const ModelShapes& ds = o.models[0];
+  auto moe = [](const char* expert, const char* topk) {
+    return ProblemKey{Family::Moe2Stages,
+                      {"64", "7168", "256", expert, topk, "ActivationType.Silu", "torch.bfloat16",
+                       "torch.float8_e4m3fnuz", "torch.float8_e4m3fnuz", "QuantType.per_1x128", "1", "0"}};
+  };
+  EXPECT_TRUE(ds.matches(moe("256", "8")));
+  EXPECT_TRUE(ds.matches(moe("257", "9")));
+  EXPECT_FALSE(ds.matches(moe("128", "8")));
+
+  EXPECT_THROW(model_shapes("deepseek-v3"), Error);
+  EXPECT_THROW(model_shapes("deepseek-v3@0"), Error);
+  EXPECT_THROW(model_shapes("@8"), Error);
+  EXPECT_THROW(model_shapes("no-such-model@8"), Error);
+}
+
 TEST(Compare, ThresholdAndMetricAndRole) {
   CompareOptions o;
   o.threshold_pct = 0.5;  // 20/20.2 = 0.990 is beyond the floor, but the p10..p90 intervals overlap
