@@ -14,7 +14,7 @@
 
 #include "../common/arch_sm90.hpp"
 #include "../common/numeric.hpp"
-#include "../common/wgmma_e4m3.hpp"
+#include "../common/wgmma_block.hpp"
 #include "a8w8_blockscale.hpp"
 #include "splitk.cuh"
 
@@ -131,12 +131,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   auto issue = [&](int i, float(&t)[BN / 2]) {
     const int s = i % ST;
     mbar_wait(&full[s], (i / ST) & 1);
-    const uint64_t da = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128);
-    const uint64_t db = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes + C::kABytes));
-    wgmma_fence();
-#pragma unroll
-    for (int ks = 0; ks < 4; ++ks) WgmmaE4m3<BN>::run(t, da + 2 * ks, db + 2 * ks, ks > 0 ? 1 : 0);
-    wgmma_commit();
+    wgmma_block_k128<BN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
+                         smem_u32(smem + s * C::kStageBytes + C::kABytes));
   };
   // Block i's scales, loaded before its wgmma are waited for (so the loads are not on the critical path).
   struct Scales {
@@ -150,14 +146,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   auto promote = [&](int i, Scales sc, float(&t)[BN / 2]) {
     fence_operands(t);
     if (lane == 0) mbar_arrive(&empty[i % ST]);
-    const float s0 = sc.s0, s1 = sc.s1;
-#pragma unroll
-    for (int j = 0; j < BN / 8; ++j) {
-      acc[j * 4 + 0] = fmaf(t[j * 4 + 0], s0, acc[j * 4 + 0]);
-      acc[j * 4 + 1] = fmaf(t[j * 4 + 1], s0, acc[j * 4 + 1]);
-      acc[j * 4 + 2] = fmaf(t[j * 4 + 2], s1, acc[j * 4 + 2]);
-      acc[j * 4 + 3] = fmaf(t[j * 4 + 3], s1, acc[j * 4 + 3]);
-    }
+    promote_rows(acc, t, sc.s0, sc.s1);
   };
 
   // DB: two partial tiles in flight, block i+1's wgmma run on the tensor cores while block i is
@@ -331,12 +320,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     auto issue = [&](int gg, float(&t)[BN / 2]) {
       const int s = gg % ST;
       mbar_wait(&full[s], (gg / ST) & 1);
-      const uint64_t da = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128);
-      const uint64_t db = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes + C::kABytes));
-      wgmma_fence();
-#pragma unroll
-      for (int ks = 0; ks < 4; ++ks) WgmmaE4m3<BN>::run(t, da + 2 * ks, db + 2 * ks, ks > 0 ? 1 : 0);
-      wgmma_commit();
+      wgmma_block_k128<BN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
+                           smem_u32(smem + s * C::kStageBytes + C::kABytes));
     };
     // Block kb's scales, loaded before its wgmma are waited for (off the critical path).
     struct Scales {
@@ -349,14 +334,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     auto promote = [&](int gg, const Scales& sc, float(&t)[BN / 2]) {
       fence_operands(t);
       if (lane == 0) mbar_arrive(&empty[gg % ST]);
-#pragma unroll
-      for (int j = 0; j < BN / 8; ++j) {
-        const float s0 = sc.s0, s1 = sc.s1;
-        acc[j * 4 + 0] = fmaf(t[j * 4 + 0], s0, acc[j * 4 + 0]);
-        acc[j * 4 + 1] = fmaf(t[j * 4 + 1], s0, acc[j * 4 + 1]);
-        acc[j * 4 + 2] = fmaf(t[j * 4 + 2], s1, acc[j * 4 + 2]);
-        acc[j * 4 + 3] = fmaf(t[j * 4 + 3], s1, acc[j * 4 + 3]);
-      }
+      promote_rows(acc, t, sc.s0, sc.s1);
     };
     if constexpr (C::kDoubleBuffer) {
       // Blocks in pairs: block kb+1's wgmma run while block kb is promoted. Nothing is in flight

@@ -139,6 +139,20 @@ __device__ __forceinline__ void fence_operands(float (&r)[N]) {
   for (int i = 0; i < N; ++i) asm volatile("" : "+f"(r[i])::"memory");
 }
 
+// Promotion of a fresh wgmma m64nN partial into the running fp32 accumulator: each thread's registers
+// j*4 + 0/1 hold its first row, j*4 + 2/3 its second (8 columns apart per j), scaled by s0 / s1. Call
+// after the wgmma that wrote t are waited for and fence_operands(t).
+template <int R>
+__device__ __forceinline__ void promote_rows(float (&acc)[R], const float (&t)[R], float s0, float s1) {
+#pragma unroll
+  for (int j = 0; j < R / 4; ++j) {
+    acc[j * 4 + 0] = fmaf(t[j * 4 + 0], s0, acc[j * 4 + 0]);
+    acc[j * 4 + 1] = fmaf(t[j * 4 + 1], s0, acc[j * 4 + 1]);
+    acc[j * 4 + 2] = fmaf(t[j * 4 + 2], s1, acc[j * 4 + 2]);
+    acc[j * 4 + 3] = fmaf(t[j * 4 + 3], s1, acc[j * 4 + 3]);
+  }
+}
+
 template <int kRegs>
 __device__ __forceinline__ void setmaxnreg_inc() {
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs));

@@ -18,7 +18,7 @@
 #include "../common/arch_sm90.hpp"
 #include "../common/numeric.hpp"
 #include "../common/tma_map.hpp"
-#include "../common/wgmma_e4m3.hpp"
+#include "../common/wgmma_block.hpp"
 #include "stages.cuh"
 
 namespace cktune::kernels::moe_2stages::detail {
@@ -56,19 +56,6 @@ __device__ __forceinline__ void gather_rows(const RowInfo* rows, const uint8_t* 
     const RowInfo ri = rows[r];
     const size_t src = ri.token < 0 ? 0 : static_cast<size_t>(ri.token) * topk + ri.slot;
     cp_async_16(dst + swz<128>(r, ch), aq + src * K + kb * 128 + ch * 16, ri.token >= 0 ? 16 : 0);
-  }
-}
-
-// acc += t * scale: s0 for the thread's first row, s1 for its second.
-template <int N>
-__device__ __forceinline__ void promote_rows(float (&acc)[N / 2], float (&t)[N / 2], float s0, float s1) {
-  cktune::gpu::sm90::fence_operands(t);
-#pragma unroll
-  for (int j = 0; j < N / 8; ++j) {
-    acc[j * 4 + 0] = fmaf(t[j * 4 + 0], s0, acc[j * 4 + 0]);
-    acc[j * 4 + 1] = fmaf(t[j * 4 + 1], s0, acc[j * 4 + 1]);
-    acc[j * 4 + 2] = fmaf(t[j * 4 + 2], s1, acc[j * 4 + 2]);
-    acc[j * 4 + 3] = fmaf(t[j * 4 + 3], s1, acc[j * 4 + 3]);
   }
 }
 
@@ -139,15 +126,12 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     const int s = kb % ST;
     mbar_wait(&full[s], (kb / ST) & 1);
     fence_proxy_async_smem();  // the gathered rows were written by cp.async (generic proxy); wgmma reads async
-    const uint64_t da = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128);
-    const uint64_t db = smem_desc_sw128(smem_u32(smem + s * C::kStageBytes + C::kABytes));
-    wgmma_fence();
-#pragma unroll
-    for (int ks = 0; ks < 4; ++ks) WgmmaE4m3<TN>::run(t, da + 2 * ks, db + 2 * ks, ks > 0 ? 1 : 0);
-    wgmma_commit();
+    wgmma_block_k128<TN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
+                         smem_u32(smem + s * C::kStageBytes + C::kABytes));
     wgmma_wait<0>();
     if (lane == 0) mbar_arrive(&empty[s]);
-    promote_rows<TN>(acc, t, s0, s1);
+    fence_operands(t);
+    promote_rows(acc, t, s0, s1);
   }
 
   // y_slots[token*topk + slot, n0 ..] = bf16(w * acc): each thread holds, per 8-column group j, two

@@ -83,42 +83,35 @@ TEST(Presets, Qwen3CoderAtTp4) {
   EXPECT_EQ(p.moes.at(0).expert, 160);
 }
 
-TEST(Presets, Llama4MaverickAtTp8) {
-  ModelPlan p = plan_preset("llama-4-maverick", opts(8));
+// Llama 4 at TP <= 8 (hidden 5120, 40 q / 8 kv heads of 128, expert width 8192, dense width 16384):
+// qkv, o_proj, the shared expert, and the dense layers when MoE layers are interleaved with dense ones
+// (Maverick: every other layer; Scout: every layer is MoE).
+void expect_llama4(const char* preset, int tp, std::int64_t experts, bool dense_layers) {
+  ModelPlan p = plan_preset(preset, opts(tp));
   std::set<std::pair<std::int64_t, std::int64_t>> want = {
-      {(5 + 2) * 128, 5120},  // qkv: 40/8 q heads + 2 * 8/8 kv heads
-      {5120, 5 * 128},        // o_proj
-      {2 * 16384 / 8, 5120},  // dense layers (intermediate_size_mlp)
-      {5120, 16384 / 8},
-      {2 * 8192 / 8, 5120},   // shared expert (intermediate_size)
-      {5120, 8192 / 8},
+      {(40 / tp + 2 * (8 / tp)) * 128, 5120},  // qkv
+      {5120, 40 / tp * 128},                   // o_proj
+      {2 * 8192 / tp, 5120},                   // shared expert (intermediate_size)
+      {5120, 8192 / tp},
   };
-  EXPECT_EQ(nk(p), want);
+  if (dense_layers) {  // intermediate_size_mlp
+    want.insert({2 * 16384 / tp, 5120});
+    want.insert({5120, 16384 / tp});
+  }
+  EXPECT_EQ(nk(p), want) << preset << " TP" << tp;
   const PresetMoe& m = p.moes.at(0);
   EXPECT_EQ(m.model_dim, 5120);
-  EXPECT_EQ(m.inter_dim, 1024);
-  EXPECT_EQ(m.expert, 128);
+  EXPECT_EQ(m.inter_dim, 8192 / tp);
+  EXPECT_EQ(m.expert, experts);
   EXPECT_EQ(m.topk, 1);
   EXPECT_TRUE(m.doweight_stage1);
 }
 
-// Scout: every layer is MoE (interleave step 1), so no dense MLP GEMMs; 16 experts, top-1, a shared expert.
-TEST(Presets, Llama4ScoutAtTp4) {
-  ModelPlan p = plan_preset("llama-4-scout", opts(4));
-  std::set<std::pair<std::int64_t, std::int64_t>> want = {
-      {(10 + 2 * 2) * 128, 5120},  // qkv: 40/4 q heads + 2 * 8/4 kv heads
-      {5120, 10 * 128},            // o_proj
-      {2 * 8192 / 4, 5120},        // shared expert (intermediate_size)
-      {5120, 8192 / 4},
-  };
-  EXPECT_EQ(nk(p), want);
-  const PresetMoe& m = p.moes.at(0);
-  EXPECT_EQ(m.model_dim, 5120);
-  EXPECT_EQ(m.inter_dim, 2048);
-  EXPECT_EQ(m.expert, 16);
-  EXPECT_EQ(m.topk, 1);
-  EXPECT_TRUE(m.doweight_stage1);
-  EXPECT_EQ(plan_preset("meta-llama/Llama-4-Scout-17B-16E-Instruct", opts(8)).moes.at(0).inter_dim, 1024);
+TEST(Presets, Llama4MaverickAtTp8) { expect_llama4("llama-4-maverick", 8, 128, true); }
+
+TEST(Presets, Llama4ScoutAtTp4And8) {
+  expect_llama4("llama-4-scout", 4, 16, false);
+  expect_llama4("meta-llama/Llama-4-Scout-17B-16E-Instruct", 8, 16, false);
 }
 
 TEST(Presets, KvHeadsReplicatedBeyondTheirCount) {
