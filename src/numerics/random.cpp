@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <tuple>
+#include <optional>
+#include <mutex>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -220,6 +224,81 @@ double MoeInputs::touched_bytes() const {
   return b(x) + b(xq) + b(x_scale) + b(topk_ids) + b(topk_weights) + share * weights;
 }
 
+namespace {
+
+// The expert weights of make_moe_inputs (bf16, or fp8 with 128x128 scales): a function of the sizes,
+// quantisation, seed and distribution only, not of the token count or the routing.
+struct MoeWeights {
+  std::vector<uint16_t> w1, w2;
+  std::vector<uint8_t> w1q, w2q;
+  std::vector<float> w1_scale, w2_scale;
+};
+
+MoeWeights generate_moe_weights(int model_dim, int inter_dim, int experts, QuantType quant, Fp8Format fmt,
+                                uint64_t seed, InputDistribution dist, int threads) {
+  MoeWeights out;
+  const bool aiter = dist == InputDistribution::Aiter;
+  const RandomStream w1s(seed, kStreamW), w2s(seed, kStreamW2);
+  // AITER: weights = randn / 10, in bf16.
+  auto wval = [&](const RandomStream& s, uint64_t i) {
+    return float_to_bf16(aiter ? s.normal_like(i) / 10.0f : s.uniform(i, -0.1f, 0.1f));
+  };
+  const size_t D = static_cast<size_t>(model_dim), I = static_cast<size_t>(inter_dim), E = static_cast<size_t>(experts);
+  if (quant == QuantType::No) {
+    fill(out.w1, E * 2 * I * D, threads, [&](uint64_t i) { return wval(w1s, i); });
+    fill(out.w2, E * D * I, threads, [&](uint64_t i) { return wval(w2s, i); });
+    return out;
+  }
+  const QDtype qd = qdtype_of(fmt);
+  // Each expert's weights are generated and quantised on their own, so only one expert's floats exist at
+  // a time per thread.
+  const size_t w1_elems = 2 * I * D, w2_elems = D * I;
+  const size_t w1_sc = static_cast<size_t>(ceil_div(2 * inter_dim, kScaleBlock) * ceil_div(model_dim, kScaleBlock));
+  const size_t w2_sc = static_cast<size_t>(ceil_div(model_dim, kScaleBlock) * ceil_div(inter_dim, kScaleBlock));
+  out.w1q.resize(E * w1_elems);
+  out.w2q.resize(E * w2_elems);
+  out.w1_scale.resize(E * w1_sc);
+  out.w2_scale.resize(E * w2_sc);
+  parallel_for(experts, threads, [&](int64_t lo, int64_t hi) {
+    std::vector<float> buf;
+    for (int64_t e = lo; e < hi; ++e) {
+      const size_t ue = static_cast<size_t>(e);
+      buf.resize(w1_elems);
+      for (size_t i = 0; i < w1_elems; ++i) buf[i] = bf16_to_float(wval(w1s, ue * w1_elems + i));
+      Quantized q1 = quant_per_128x128(buf.data(), 2 * inter_dim, model_dim, qd, 1);
+      std::copy(q1.q.begin(), q1.q.end(), out.w1q.begin() + static_cast<std::ptrdiff_t>(ue * w1_elems));
+      std::copy(q1.scales.begin(), q1.scales.end(), out.w1_scale.begin() + static_cast<std::ptrdiff_t>(ue * w1_sc));
+      buf.resize(w2_elems);
+      for (size_t i = 0; i < w2_elems; ++i) buf[i] = bf16_to_float(wval(w2s, ue * w2_elems + i));
+      Quantized q2 = quant_per_128x128(buf.data(), model_dim, inter_dim, qd, 1);
+      std::copy(q2.q.begin(), q2.q.end(), out.w2q.begin() + static_cast<std::ptrdiff_t>(ue * w2_elems));
+      std::copy(q2.scales.begin(), q2.scales.end(), out.w2_scale.begin() + static_cast<std::ptrdiff_t>(ue * w2_sc));
+    }
+  });
+  return out;
+}
+
+// The last weights made, kept for the process: a tune of one MoE configuration over many token counts
+// (DeepSeek-V3 TP8: 15, with 1.4 GB of fp8 weights each) generated and quantised the same weights once
+// per token count. One set is kept (one configuration is tuned at a time); callers get copies.
+std::shared_ptr<const MoeWeights> moe_weights(int model_dim, int inter_dim, int experts, QuantType quant,
+                                              Fp8Format fmt, uint64_t seed, InputDistribution dist, int threads) {
+  using Key = std::tuple<int, int, int, QuantType, Fp8Format, uint64_t, InputDistribution>;
+  static std::mutex mutex;
+  static std::optional<Key> last_key;
+  static std::shared_ptr<const MoeWeights> last;
+  const Key key{model_dim, inter_dim, experts, quant, fmt, seed, dist};
+  std::lock_guard<std::mutex> lock(mutex);
+  if (last && last_key == key) return last;
+  last.reset();  // the old set is freed before the new one is made
+  last = std::make_shared<const MoeWeights>(generate_moe_weights(model_dim, inter_dim, experts, quant, fmt, seed, dist,
+                                                                 threads));
+  last_key = key;
+  return last;
+}
+
+}  // namespace
+
 MoeInputs make_moe_inputs(int tokens, int model_dim, int inter_dim, int experts, int topk, QuantType quant,
                           Fp8Format fmt, uint64_t seed, InputDistribution dist, int threads, MoeRouting routing) {
   require_positive({{"tokens", tokens}, {"model_dim", model_dim}, {"inter_dim", inter_dim}, {"experts", experts},
@@ -238,52 +317,24 @@ MoeInputs make_moe_inputs(int tokens, int model_dim, int inter_dim, int experts,
   in.quant = quant;
   in.fmt = fmt;
   const bool aiter = dist == InputDistribution::Aiter;
-  const RandomStream xs(seed, kStreamX), w1s(seed, kStreamW), w2s(seed, kStreamW2);
-  // AITER: x = randn, weights = randn / 10, all in bf16.
+  const RandomStream xs(seed, kStreamX);
+  // AITER: x = randn (weights: moe_weights), in bf16.
   auto xval = [&](uint64_t i) { return float_to_bf16(aiter ? xs.normal_like(i) : xs.uniform(i, -1.0f, 1.0f)); };
-  auto wval = [&](const RandomStream& s, uint64_t i) {
-    return float_to_bf16(aiter ? s.normal_like(i) / 10.0f : s.uniform(i, -0.1f, 0.1f));
-  };
-  const size_t T = static_cast<size_t>(tokens), D = static_cast<size_t>(model_dim), I = static_cast<size_t>(inter_dim);
-  const size_t E = static_cast<size_t>(experts);
-  fill(in.x, T * D, threads, xval);
-
-  if (quant == QuantType::No) {
-    fill(in.w1, E * 2 * I * D, threads, [&](uint64_t i) { return wval(w1s, i); });
-    fill(in.w2, E * D * I, threads, [&](uint64_t i) { return wval(w2s, i); });
-  } else {
-    const QDtype qd = qdtype_of(fmt);
+  fill(in.x, static_cast<size_t>(tokens) * static_cast<size_t>(model_dim), threads, xval);
+  if (quant == QuantType::Per1x128) {
     std::vector<float> xf(in.x.size());
     for (size_t i = 0; i < xf.size(); ++i) xf[i] = bf16_to_float(in.x[i]);
-    Quantized qx = quant_per_1x128(xf.data(), tokens, model_dim, qd, threads);
+    Quantized qx = quant_per_1x128(xf.data(), tokens, model_dim, qdtype_of(fmt), threads);
     in.xq = std::move(qx.q);
     in.x_scale = std::move(qx.scales);
-    // Each expert's weights are generated and quantised on their own, so only one expert's floats
-    // exist at a time per thread.
-    const size_t w1_elems = 2 * I * D, w2_elems = D * I;
-    const size_t w1_sc = static_cast<size_t>(ceil_div(2 * inter_dim, kScaleBlock) * ceil_div(model_dim, kScaleBlock));
-    const size_t w2_sc = static_cast<size_t>(ceil_div(model_dim, kScaleBlock) * ceil_div(inter_dim, kScaleBlock));
-    in.w1q.resize(E * w1_elems);
-    in.w2q.resize(E * w2_elems);
-    in.w1_scale.resize(E * w1_sc);
-    in.w2_scale.resize(E * w2_sc);
-    parallel_for(experts, threads, [&](int64_t lo, int64_t hi) {
-      std::vector<float> buf;
-      for (int64_t e = lo; e < hi; ++e) {
-        const size_t ue = static_cast<size_t>(e);
-        buf.resize(w1_elems);
-        for (size_t i = 0; i < w1_elems; ++i) buf[i] = bf16_to_float(wval(w1s, ue * w1_elems + i));
-        Quantized q1 = quant_per_128x128(buf.data(), 2 * inter_dim, model_dim, qd, 1);
-        std::copy(q1.q.begin(), q1.q.end(), in.w1q.begin() + static_cast<std::ptrdiff_t>(ue * w1_elems));
-        std::copy(q1.scales.begin(), q1.scales.end(), in.w1_scale.begin() + static_cast<std::ptrdiff_t>(ue * w1_sc));
-        buf.resize(w2_elems);
-        for (size_t i = 0; i < w2_elems; ++i) buf[i] = bf16_to_float(wval(w2s, ue * w2_elems + i));
-        Quantized q2 = quant_per_128x128(buf.data(), model_dim, inter_dim, qd, 1);
-        std::copy(q2.q.begin(), q2.q.end(), in.w2q.begin() + static_cast<std::ptrdiff_t>(ue * w2_elems));
-        std::copy(q2.scales.begin(), q2.scales.end(), in.w2_scale.begin() + static_cast<std::ptrdiff_t>(ue * w2_sc));
-      }
-    });
   }
+  const auto w = moe_weights(model_dim, inter_dim, experts, quant, fmt, seed, dist, threads);
+  in.w1 = w->w1;
+  in.w2 = w->w2;
+  in.w1q = w->w1q;
+  in.w2q = w->w2q;
+  in.w1_scale = w->w1_scale;
+  in.w2_scale = w->w2_scale;
 
   MoeRoutingTable r = make_moe_routing(tokens, experts, topk, seed, routing, threads);
   in.topk_ids = std::move(r.topk_ids);

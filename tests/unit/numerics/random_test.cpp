@@ -75,6 +75,28 @@ TEST(Random, PtpcInputs) {
   }
 }
 
+// The expert weights depend on the configuration and the seed, not on the token count; the process keeps
+// the last set, and what it hands out must equal a fresh generation.
+TEST(Random, MoeWeightsFollowTheSeedNotTheTokenCount) {
+  const auto a = make_moe_inputs(5, 256, 128, 4, 2, QuantType::Per1x128, Fp8Format::E4M3FN, 11);
+  const auto b = make_moe_inputs(9, 256, 128, 4, 2, QuantType::Per1x128, Fp8Format::E4M3FN, 11);
+  EXPECT_EQ(a.w1q, b.w1q);
+  EXPECT_EQ(a.w2q, b.w2q);
+  EXPECT_EQ(a.w1_scale, b.w1_scale);
+  EXPECT_NE(a.x.size(), b.x.size());
+  const auto c = make_moe_inputs(5, 256, 128, 4, 2, QuantType::Per1x128, Fp8Format::E4M3FN, 12);
+  EXPECT_NE(a.w1q, c.w1q);  // another seed, other weights
+  const auto fnuz = make_moe_inputs(5, 256, 128, 4, 2, QuantType::Per1x128, Fp8Format::E4M3FNUZ, 11);
+  EXPECT_NE(a.w1q, fnuz.w1q);  // another encoding
+  const auto plain = make_moe_inputs(5, 256, 128, 4, 2, QuantType::No, Fp8Format::E4M3FN, 11);
+  EXPECT_TRUE(plain.w1q.empty());
+  EXPECT_EQ(plain.w1.size(), 4u * 256 * 256);
+  const auto again = make_moe_inputs(5, 256, 128, 4, 2, QuantType::Per1x128, Fp8Format::E4M3FN, 11);
+  EXPECT_EQ(again.w1q, a.w1q);
+  EXPECT_EQ(again.w2_scale, a.w2_scale);
+  EXPECT_EQ(again.xq, a.xq);
+}
+
 TEST(Random, MoeInputsRoutingAndThreadIndependence) {
   const auto a = make_moe_inputs(37, 256, 192, 9, 3, QuantType::Per1x128, Fp8Format::E4M3FN, 5, InputDistribution::Aiter, 1);
   const auto b = make_moe_inputs(37, 256, 192, 9, 3, QuantType::Per1x128, Fp8Format::E4M3FN, 5, InputDistribution::Aiter, 3);
