@@ -229,14 +229,16 @@ namespace {
 // The expert weights of make_moe_inputs (bf16, or fp8 with 128x128 scales): a function of the sizes,
 // quantisation, seed and distribution only, not of the token count or the routing.
 struct MoeWeights {
-  std::vector<uint16_t> w1, w2;
-  std::vector<uint8_t> w1q, w2q;
-  std::vector<float> w1_scale, w2_scale;
+  SharedArray<uint16_t> w1, w2;
+  SharedArray<uint8_t> w1q, w2q;
+  SharedArray<float> w1_scale, w2_scale;
 };
 
 MoeWeights generate_moe_weights(int model_dim, int inter_dim, int experts, QuantType quant, Fp8Format fmt,
                                 uint64_t seed, InputDistribution dist, int threads) {
-  MoeWeights out;
+  std::vector<uint16_t> w1, w2;
+  std::vector<uint8_t> w1q, w2q;
+  std::vector<float> w1_scale, w2_scale;
   const bool aiter = dist == InputDistribution::Aiter;
   const RandomStream w1s(seed, kStreamW), w2s(seed, kStreamW2);
   // AITER: weights = randn / 10, in bf16.
@@ -245,9 +247,9 @@ MoeWeights generate_moe_weights(int model_dim, int inter_dim, int experts, Quant
   };
   const size_t D = static_cast<size_t>(model_dim), I = static_cast<size_t>(inter_dim), E = static_cast<size_t>(experts);
   if (quant == QuantType::No) {
-    fill(out.w1, E * 2 * I * D, threads, [&](uint64_t i) { return wval(w1s, i); });
-    fill(out.w2, E * D * I, threads, [&](uint64_t i) { return wval(w2s, i); });
-    return out;
+    fill(w1, E * 2 * I * D, threads, [&](uint64_t i) { return wval(w1s, i); });
+    fill(w2, E * D * I, threads, [&](uint64_t i) { return wval(w2s, i); });
+    return {SharedArray<uint16_t>(std::move(w1)), SharedArray<uint16_t>(std::move(w2)), {}, {}, {}, {}};
   }
   const QDtype qd = qdtype_of(fmt);
   // Each expert's weights are generated and quantised on their own, so only one expert's floats exist at
@@ -255,10 +257,10 @@ MoeWeights generate_moe_weights(int model_dim, int inter_dim, int experts, Quant
   const size_t w1_elems = 2 * I * D, w2_elems = D * I;
   const size_t w1_sc = static_cast<size_t>(ceil_div(2 * inter_dim, kScaleBlock) * ceil_div(model_dim, kScaleBlock));
   const size_t w2_sc = static_cast<size_t>(ceil_div(model_dim, kScaleBlock) * ceil_div(inter_dim, kScaleBlock));
-  out.w1q.resize(E * w1_elems);
-  out.w2q.resize(E * w2_elems);
-  out.w1_scale.resize(E * w1_sc);
-  out.w2_scale.resize(E * w2_sc);
+  w1q.resize(E * w1_elems);
+  w2q.resize(E * w2_elems);
+  w1_scale.resize(E * w1_sc);
+  w2_scale.resize(E * w2_sc);
   parallel_for(experts, threads, [&](int64_t lo, int64_t hi) {
     std::vector<float> buf;
     for (int64_t e = lo; e < hi; ++e) {
@@ -266,21 +268,22 @@ MoeWeights generate_moe_weights(int model_dim, int inter_dim, int experts, Quant
       buf.resize(w1_elems);
       for (size_t i = 0; i < w1_elems; ++i) buf[i] = bf16_to_float(wval(w1s, ue * w1_elems + i));
       Quantized q1 = quant_per_128x128(buf.data(), 2 * inter_dim, model_dim, qd, 1);
-      std::copy(q1.q.begin(), q1.q.end(), out.w1q.begin() + static_cast<std::ptrdiff_t>(ue * w1_elems));
-      std::copy(q1.scales.begin(), q1.scales.end(), out.w1_scale.begin() + static_cast<std::ptrdiff_t>(ue * w1_sc));
+      std::copy(q1.q.begin(), q1.q.end(), w1q.begin() + static_cast<std::ptrdiff_t>(ue * w1_elems));
+      std::copy(q1.scales.begin(), q1.scales.end(), w1_scale.begin() + static_cast<std::ptrdiff_t>(ue * w1_sc));
       buf.resize(w2_elems);
       for (size_t i = 0; i < w2_elems; ++i) buf[i] = bf16_to_float(wval(w2s, ue * w2_elems + i));
       Quantized q2 = quant_per_128x128(buf.data(), model_dim, inter_dim, qd, 1);
-      std::copy(q2.q.begin(), q2.q.end(), out.w2q.begin() + static_cast<std::ptrdiff_t>(ue * w2_elems));
-      std::copy(q2.scales.begin(), q2.scales.end(), out.w2_scale.begin() + static_cast<std::ptrdiff_t>(ue * w2_sc));
+      std::copy(q2.q.begin(), q2.q.end(), w2q.begin() + static_cast<std::ptrdiff_t>(ue * w2_elems));
+      std::copy(q2.scales.begin(), q2.scales.end(), w2_scale.begin() + static_cast<std::ptrdiff_t>(ue * w2_sc));
     }
   });
-  return out;
+  return {{}, {}, SharedArray<uint8_t>(std::move(w1q)), SharedArray<uint8_t>(std::move(w2q)),
+          SharedArray<float>(std::move(w1_scale)), SharedArray<float>(std::move(w2_scale))};
 }
 
 // The last weights made, kept for the process: a tune of one MoE configuration over many token counts
 // (DeepSeek-V3 TP8: 15, with 1.4 GB of fp8 weights each) generated and quantised the same weights once
-// per token count. One set is kept (one configuration is tuned at a time); callers get copies.
+// per token count. One set is kept (one configuration is tuned at a time); callers share it.
 std::shared_ptr<const MoeWeights> moe_weights(int model_dim, int inter_dim, int experts, QuantType quant,
                                               Fp8Format fmt, uint64_t seed, InputDistribution dist, int threads) {
   using Key = std::tuple<int, int, int, QuantType, Fp8Format, uint64_t, InputDistribution>;

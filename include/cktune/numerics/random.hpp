@@ -3,7 +3,9 @@
 // splitmix64 and a hand-written uniform mapping (std::*_distribution output is implementation-defined),
 // with no transcendental functions (libm results may differ across machines). So any machine and any
 // thread count produces bit-identical inputs for the same seed.
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -115,6 +117,31 @@ struct MoeRoutingTable {
 MoeRoutingTable make_moe_routing(int tokens, int experts, int topk, uint64_t seed,
                                  MoeRouting routing = MoeRouting::Uniform, int threads = 0);
 
+// An immutable array shared by its copies (the read-only vector interface: data, size, [], iteration,
+// ==). make_moe_inputs hands the same expert weights to every token count of a configuration this way:
+// at DeepSeek-V3 sizes they are 1.4 GB, too much to generate, or even copy, once per token count.
+template <class T>
+class SharedArray {
+ public:
+  using value_type = T;
+  using const_iterator = const T*;
+  using iterator = const T*;
+  SharedArray() = default;
+  explicit SharedArray(std::vector<T> v) : v_(std::make_shared<const std::vector<T>>(std::move(v))) {}
+  const T* data() const { return v_ ? v_->data() : nullptr; }
+  size_t size() const { return v_ ? v_->size() : 0; }
+  bool empty() const { return size() == 0; }
+  const T& operator[](size_t i) const { return (*v_)[i]; }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + size(); }
+  friend bool operator==(const SharedArray& a, const SharedArray& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+  }
+
+ private:
+  std::shared_ptr<const std::vector<T>> v_;
+};
+
 // Fused MoE, g1u1. Quantisation QuantType::No keeps bf16 operands; QuantType::Per1x128 quantises x
 // per 1x128 and each expert's weights per 128x128 (bf16 weights are then not kept: at DeepSeek
 // sizes w1 alone is ~1 G elements).
@@ -123,14 +150,14 @@ struct MoeInputs {
   QuantType quant = QuantType::Per1x128;
   Fp8Format fmt = Fp8Format::E4M3FN;
   std::vector<uint16_t> x;          // [T, model_dim] bf16 bits, always present
-  std::vector<uint16_t> w1;         // [E, 2*inter, model_dim] bf16 bits (QuantType::No only)
-  std::vector<uint16_t> w2;         // [E, model_dim, inter]  bf16 bits (QuantType::No only)
+  SharedArray<uint16_t> w1;         // [E, 2*inter, model_dim] bf16 bits (QuantType::No only)
+  SharedArray<uint16_t> w2;         // [E, model_dim, inter]  bf16 bits (QuantType::No only)
   std::vector<uint8_t> xq;          // [T, model_dim]                                   (Per1x128)
   std::vector<float> x_scale;       // [T, ceil(model_dim/128)]
-  std::vector<uint8_t> w1q;         // [E, 2*inter, model_dim]
-  std::vector<float> w1_scale;      // [E, ceil(2*inter/128), ceil(model_dim/128)]
-  std::vector<uint8_t> w2q;         // [E, model_dim, inter]
-  std::vector<float> w2_scale;      // [E, ceil(model_dim/128), ceil(inter/128)]
+  SharedArray<uint8_t> w1q;         // [E, 2*inter, model_dim]
+  SharedArray<float> w1_scale;      // [E, ceil(2*inter/128), ceil(model_dim/128)]
+  SharedArray<uint8_t> w2q;         // [E, model_dim, inter]
+  SharedArray<float> w2_scale;      // [E, ceil(model_dim/128), ceil(inter/128)]
   std::vector<int32_t> topk_ids;    // [T, topk], distinct experts per token
   std::vector<float> topk_weights;  // [T, topk], positive, descending, each row sums to 1
 
