@@ -61,6 +61,46 @@ struct WgArgs {
 };
 
 #if defined(CKTUNE_CUDA)
+// A consumer warpgroup's side of the stage ring, the same in both kernels: stage sequence number g
+// (running across k-blocks, and across tiles in the persistent kernel) holds one 128-K block of X and W.
+template <class C>
+struct ConsumerRing {
+  uint8_t* smem;
+  uint64_t* full;
+  uint64_t* empty;
+  int wg, lane;
+  // Wait for stage g's tiles and issue its four 32-K wgmma into t (fresh: the first one overwrites).
+  __device__ __forceinline__ void issue(int g, float (&t)[C::kBN / 2]) const {
+    using namespace cktune::gpu::sm90;
+    const int s = g % C::kStages;
+    mbar_wait(&full[s], (g / C::kStages) & 1);
+    wgmma_block_k128<C::kBN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
+                             smem_u32(smem + s * C::kStageBytes + C::kABytes));
+  }
+  // Stage g's wgmma are complete: free the stage, add t scaled by the block's scales into acc.
+  __device__ __forceinline__ void retire(int g, float (&acc)[C::kBN / 2], float (&t)[C::kBN / 2], float s0,
+                                         float s1) const {
+    using namespace cktune::gpu::sm90;
+    fence_operands(t);
+    if (lane == 0) mbar_arrive(&empty[g % C::kStages]);
+    promote_rows(acc, t, s0, s1);
+  }
+};
+
+// The scales of 128-K block i for the thread's two rows: x_scale[row, i] * w_scale[tile, i], 0 for a
+// row past M. Loaded before the block's wgmma are waited for, so the loads are off the critical path.
+struct Scales {
+  float s0, s1;
+};
+struct RowScales {
+  const float *xs0, *xs1, *ws;
+  bool ok0, ok1;
+  __device__ __forceinline__ Scales at(int i) const {
+    const float w = __ldg(ws + i);
+    return Scales{(ok0 ? __ldg(xs0 + i) : 0.f) * w, (ok1 ? __ldg(xs1 + i) : 0.f) * w};
+  }
+};
+
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, 1)
     wgmma_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_w,
@@ -127,27 +167,11 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
 
-  // Issue the four 32-K wgmma of local k-block i into t (fresh: the first one overwrites).
-  auto issue = [&](int i, float(&t)[BN / 2]) {
-    const int s = i % ST;
-    mbar_wait(&full[s], (i / ST) & 1);
-    wgmma_block_k128<BN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
-                         smem_u32(smem + s * C::kStageBytes + C::kABytes));
-  };
-  // Block i's scales, loaded before its wgmma are waited for (so the loads are not on the critical path).
-  struct Scales {
-    float s0, s1;
-  };
-  auto scales = [&](int i) {
-    const float w = __ldg(wsp + i);
-    return Scales{(ok0 ? __ldg(xs0p + i) : 0.f) * w, (ok1 ? __ldg(xs1p + i) : 0.f) * w};
-  };
-  // Block i's wgmma are complete: free its stage, scale its partial into acc.
-  auto promote = [&](int i, Scales sc, float(&t)[BN / 2]) {
-    fence_operands(t);
-    if (lane == 0) mbar_arrive(&empty[i % ST]);
-    promote_rows(acc, t, sc.s0, sc.s1);
-  };
+  const ConsumerRing<C> ring{smem, full, empty, wg, lane};
+  const RowScales rs{xs0p, xs1p, wsp, ok0, ok1};
+  auto issue = [&](int i, float(&t)[BN / 2]) { ring.issue(i, t); };
+  auto scales = [&](int i) { return rs.at(i); };
+  auto promote = [&](int i, Scales sc, float(&t)[BN / 2]) { ring.retire(i, acc, t, sc.s0, sc.s1); };
 
   // DB: two partial tiles in flight, block i+1's wgmma run on the tensor cores while block i is
   // promoted on the CUDA cores. Otherwise the two consumer warpgroups overlap each other.
@@ -316,26 +340,11 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     const float* wsp = a.w_scale + static_cast<size_t>(n0 / 128) * KB;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    // Issue block kb's four 32-K wgmma (stage sequence number gg) into t, fresh.
-    auto issue = [&](int gg, float(&t)[BN / 2]) {
-      const int s = gg % ST;
-      mbar_wait(&full[s], (gg / ST) & 1);
-      wgmma_block_k128<BN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
-                           smem_u32(smem + s * C::kStageBytes + C::kABytes));
-    };
-    // Block kb's scales, loaded before its wgmma are waited for (off the critical path).
-    struct Scales {
-      float s0, s1;
-    };
-    auto scales = [&](int kb) {
-      const float w = __ldg(wsp + kb);
-      return Scales{(ok0 ? __ldg(xs0p + kb) : 0.f) * w, (ok1 ? __ldg(xs1p + kb) : 0.f) * w};
-    };
-    auto promote = [&](int gg, const Scales& sc, float(&t)[BN / 2]) {
-      fence_operands(t);
-      if (lane == 0) mbar_arrive(&empty[gg % ST]);
-      promote_rows(acc, t, sc.s0, sc.s1);
-    };
+    const ConsumerRing<C> ring{smem, full, empty, wg, lane};
+    const RowScales rs{xs0p, xs1p, wsp, ok0, ok1};
+    auto issue = [&](int gg, float(&t)[BN / 2]) { ring.issue(gg, t); };
+    auto scales = [&](int kb) { return rs.at(kb); };
+    auto promote = [&](int gg, const Scales& sc, float(&t)[BN / 2]) { ring.retire(gg, acc, t, sc.s0, sc.s1); };
     if constexpr (C::kDoubleBuffer) {
       // Blocks in pairs: block kb+1's wgmma run while block kb is promoted. Nothing is in flight
       // across the loop's back edge (the compiler would copy in-flight accumulators there and

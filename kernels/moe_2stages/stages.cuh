@@ -78,6 +78,24 @@ __device__ __forceinline__ void load_rows(const Args& a, int block, RowInfo* row
   }
 }
 
+#if defined(CKTUNE_CUDA)
+// The block's re-quantised stage-1 rows aq[token*topk + slot] of k-block kb, gathered into a
+// 128-byte-swizzled [BM][128] fp8 tile at `dst` (padding rows: zeros), by NT threads (tid < NT): each
+// copies one 16-byte chunk of every NT/8-th row.
+template <int BM, int NT>
+__device__ __forceinline__ void gather_rows(const RowInfo* rows, const uint8_t* aq, int K, int kb, int topk,
+                                            uint32_t dst, int tid) {
+  using namespace cktune::gpu::sm90;
+  static_assert(NT % 8 == 0, "whole rows of 8 chunks");
+  const int ch = tid & 7;
+  for (int r = tid >> 3; r < BM; r += NT / 8) {
+    const RowInfo ri = rows[r];
+    const size_t src = ri.token < 0 ? 0 : static_cast<size_t>(ri.token) * topk + ri.slot;
+    cp_async_16(dst + swz<128>(r, ch), aq + src * K + kb * 128 + ch * 16, ri.token >= 0 ? 16 : 0);
+  }
+}
+#endif
+
 // One warp's MMA over one 128-K block held in shared memory: W tile rows [TN][128], A rows [BM][128].
 template <class C>
 __device__ __forceinline__ void mma_block(uint32_t sw, uint32_t sa, int wn, int wm, int lane,
@@ -323,15 +341,7 @@ __global__ void __launch_bounds__(C::kThreads) stage2_kernel(const Args a) {
   // 2. The block's re-quantised stage-1 rows (quantize_a_kernel) and their scales, gathered through the
   //    sorted ids; padding rows load as zeros with zero scales.
 #pragma unroll
-  for (int kb = 0; kb < KBI; ++kb) {
-    for (int c = tid; c < BM * 8; c += T) {
-      const int r = c >> 3, ch = c & 7;
-      const RowInfo ri = rows[r];
-      const size_t row = ri.token >= 0 ? static_cast<size_t>(ri.token) * a.topk + ri.slot : 0;
-      cp_async_16(s0 + kb * kKbBytes + TN * 128 + swz<128>(r, ch), a.aq + row * I + kb * 128 + ch * 16,
-                  ri.token >= 0 ? 16 : 0);
-    }
-  }
+  for (int kb = 0; kb < KBI; ++kb) gather_rows<BM, T>(rows, a.aq, I, kb, a.topk, s0 + kb * kKbBytes + TN * 128, tid);
   for (int c = tid; c < BM * KBI; c += T) {
     const int kb = c / BM, r = c % BM;
     const RowInfo ri = rows[r];

@@ -43,22 +43,6 @@ struct Wg2Cfg {
 };
 
 #if defined(CKTUNE_CUDA)
-// The block's re-quantised stage-1 rows aq[token*topk + slot] of k-block kb, gathered into a
-// 128-byte-swizzled [BM][128] fp8 tile (padding rows: zeros). Each of the 128 producer threads copies one
-// 16-byte chunk of every 16th row.
-template <int BM>
-__device__ __forceinline__ void gather_rows(const RowInfo* rows, const uint8_t* aq, int K, int kb, int topk,
-                                            uint32_t dst, int pt) {
-  using namespace cktune::gpu::sm90;
-  const int ch = pt & 7;
-#pragma unroll
-  for (int r = pt >> 3; r < BM; r += 16) {
-    const RowInfo ri = rows[r];
-    const size_t src = ri.token < 0 ? 0 : static_cast<size_t>(ri.token) * topk + ri.slot;
-    cp_async_16(dst + swz<128>(r, ch), aq + src * K + kb * 128 + ch * 16, ri.token >= 0 ? 16 : 0);
-  }
-}
-
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     wg_stage2_kernel(const __grid_constant__ CUtensorMap tmap_w, const Args a) {
@@ -101,7 +85,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         mbar_expect_tx(&full[s], C::kBBytes);
         tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb * 128, e * D + n0);
       }
-      gather_rows<BM>(rows, a.aq, I, kb, a.topk, smem_u32(st), pt);
+      gather_rows<BM, 128>(rows, a.aq, I, kb, a.topk, smem_u32(st), pt);
       cp_async_mbar_arrive_noinc(&full[s]);  // one arrival once this thread's copies have landed
     }
     return;
