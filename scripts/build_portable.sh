@@ -32,6 +32,11 @@ for exe in "$root/.carry/cktune" "$root/.carry/cktune_gpu_tests"; do
   maxglibc=$(objdump -T "$exe" | grep -o 'GLIBC_[0-9.]*' | sort -Vu | tail -1)
   echo "build_portable: .carry/$(basename "$exe") $(du -h "$exe" | cut -f1), needs ${maxglibc:-no glibc version}"
 done
+# The device tool carries at most 64 MiB: the two binaries travel xz-compressed in .carryz/ (git-ignored);
+# on the GPU machine `scripts/unpack_carry.sh` restores .carry/.
+mkdir -p "$root/.carryz"
+for exe in cktune cktune_gpu_tests; do xz -T2 -3 -c "$root/.carry/$exe" > "$root/.carryz/$exe.xz"; done
+echo "build_portable: .carryz/ $(du -sh "$root/.carryz" | cut -f1) (carry .carryz; run scripts/unpack_carry.sh there first)"
 end=$(date +%s)
-echo "build_portable: done in $((end - start)) s; run on the GPU machine: .carry/cktune discover; .carry/cktune_gpu_tests"
+echo "build_portable: done in $((end - start)) s; run on the GPU machine: scripts/unpack_carry.sh; .carry/cktune discover"
 exit $status

@@ -1,10 +1,18 @@
 #pragma once
-// FP8 block-scaled GEMM (AITER family a8w8_blockscale): the hand-written instance table.
+// FP8 GEMM with bf16 output, the hand-written instance tables of three AITER families that share the
+// kernel bodies and differ in how the scales apply (Scaling):
 //
+// a8w8_blockscale (Scaling::Block128):
 //   Y[m,n] = sum_k (XQ[m,k] * x_scale[m,k/128]) * (WQ[n,k] * w_scale[n/128,k/128])
-//   XQ [M,K] fp8 e4m3fn row-major, WQ [N,K] fp8 row-major, x_scale [M,K/128] fp32 row-major,
-//   w_scale [ceil(N/128),K/128] fp32 row-major, Y [M,N] bf16 row-major; fp32 accumulation with
-//   the two scales applied to each 128-K partial sum; K must be a multiple of 128.
+//   x_scale [M,K/128] fp32 row-major, w_scale [ceil(N/128),K/128] fp32 row-major; the two scales are
+//   applied to each 128-K partial sum.
+// a8w8 (Scaling::PerToken) and a8w8_bpreshuffle (Scaling::PerTokenPreshuffledW):
+//   Y[m,n] = (sum_k XQ[m,k] * WQ[n,k]) * x_scale[m] * w_scale[n]
+//   x_scale [M] fp32, w_scale [N] fp32, applied once to the finished sum; with PerTokenPreshuffledW
+//   WQ is in AITER's preshuffled layout (numerics/quant.hpp: 16x16-byte tiles), which needs N % 16 == 0.
+//
+//   XQ [M,K] fp8 e4m3fn row-major, WQ [N,K] fp8, Y [M,N] bf16 row-major; fp32 accumulation, each
+//   128-K block's tensor-core partial promoted into it; K must be a multiple of 128.
 //
 // Plain data + can-run + launch: the registry lists and names instances from InstanceParams alone;
 // only the measurement routine calls launch(). Nothing here names a vendor type beyond compat.hpp.
@@ -36,6 +44,12 @@ inline constexpr VariantName kVariantNames[] = {
 };
 std::string_view to_string(Variant v);
 
+enum class Scaling {
+  Block128,              // a8w8_blockscale
+  PerToken,              // a8w8: per-token x scales, per-channel w scales
+  PerTokenPreshuffledW,  // a8w8_bpreshuffle: the same with W preshuffled
+};
+
 struct InstanceParams {
   int id;            // index into instances(); stable
   const char* name;  // built by instance_name() from the fields below; unique and stable
@@ -47,16 +61,17 @@ struct InstanceParams {
   int warps;         // warps per CTA
   int split_k;       // literal number of K slices (CTAs along K); 1 = none
   int min_sm;        // lowest compute capability (major*10+minor) the code path needs
+  Scaling scaling = Scaling::Block128;  // which table the instance belongs to
 };
 
-// Every instance, in id order.
-std::span<const InstanceParams> instances();
+// Every instance of a scaling's table, in id order (ids are per table).
+std::span<const InstanceParams> instances(Scaling s = Scaling::Block128);
 
 struct Args {
   const uint8_t* xq;     // [M,K]
-  const float* x_scale;  // [M,K/128]
-  const uint8_t* wq;     // [N,K]
-  const float* w_scale;  // [ceil(N/128),K/128]
+  const float* x_scale;  // Block128: [M,K/128]; per-token: [M]
+  const uint8_t* wq;     // [N,K] (preshuffled for PerTokenPreshuffledW)
+  const float* w_scale;  // Block128: [ceil(N/128),K/128]; per-token: [N]
   uint16_t* y;           // [M,N] bf16 bits
   int M, N, K;
   void* workspace;       // workspace_bytes() bytes, 256-byte aligned; see prepare_workspace()
@@ -78,10 +93,11 @@ gpu::ErrorCode prepare_workspace(void* workspace, size_t bytes, gpu::Stream stre
 // Precondition: why_not(p, M, N, K) == nullptr and args.workspace_bytes >= workspace_bytes(...).
 gpu::ErrorCode launch(const InstanceParams& p, const Args& a, gpu::Stream stream);
 
-// The untuned default: what bench runs for a shape without a tuned row. Index into instances().
-int default_instance(int M, int N, int K, int sm_count, int sm = 90);
+// The untuned default: what bench runs for a shape without a tuned row. Index into instances(s).
+int default_instance(int M, int N, int K, int sm_count, int sm = 90, Scaling s = Scaling::Block128);
 
-// The name of an instance, built from its fields only (e.g. "mma_m16_n64_k128_st4_w4_sk8").
+// The name of an instance, built from its fields only (e.g. "mma_m16_n64_k128_st4_w4_sk8"; the
+// per-token tables prefix "pt_", the preshuffled one "ptps_").
 // Exposed so that tests can check the names are unique and stable.
 std::string instance_name(const InstanceParams& p);
 

@@ -17,6 +17,7 @@
 
 #include "../common/arch_sm90.hpp"
 #include "../common/numeric.hpp"
+#include "a8w8_blockscale.hpp"
 #include "splitk.cuh"
 
 #if defined(CKTUNE_CUDA)
@@ -37,9 +38,15 @@ struct MmaArgs {
   int cluster;      // 1: the S CTAs of a tile form a thread-block cluster and reduce through DSMEM
 };
 
-template <int BN, int BM, int WN, int WM, int WK, int STAGES, int KBS = 1>
+// SC: Block128 applies the two block scales to each 128-K partial (a8w8_blockscale). The per-token
+// modes (a8w8, a8w8_bpreshuffle) add each 128-K partial unscaled and multiply the finished sum once by
+// x_scale[m] * w_scale[n]; PerTokenPreshuffledW reads W in AITER's preshuffled layout.
+template <int BN, int BM, int WN, int WM, int WK, int STAGES, int KBS = 1, Scaling SC = Scaling::Block128>
 struct MmaCfg {
   static constexpr int kBN = BN, kBM = BM, kWN = WN, kWM = WM, kWK = WK, kStages = STAGES, kKbs = KBS;
+  static constexpr bool kBlockScales = SC == Scaling::Block128;
+  static constexpr bool kPreshuffledW = SC == Scaling::PerTokenPreshuffledW;
+  static_assert(!kPreshuffledW || BN % 16 == 0, "preshuffled tiles are 16 rows");
   static constexpr int kRowBytes = 128 * KBS;  // K bytes of one row in a stage
   static constexpr int kWarps = WN * WM * WK;
   static constexpr int kThreads = kWarps * gpu::kWaveSize;
@@ -99,10 +106,18 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
     const size_t kofs = static_cast<size_t>(kb0) * 128;
 #pragma unroll
     for (int c = tid; c < BN * CH; c += T) {
-      const int row = c / CH, ch = c % CH;
+      // Row-major: consecutive threads take a row's consecutive chunks. Preshuffled: they take the 16 rows
+      // of one 16x16-byte tile (256 contiguous bytes), so a warp's copies still cover whole segments.
+      const int row = C::kPreshuffledW ? (c / (16 * CH)) * 16 + c % 16 : c / CH;
+      const int ch = C::kPreshuffledW ? (c / 16) % CH : c % CH;
       const int g = n0 + row;
       const bool ok = g < a.N && ch < kvalid * 8;
-      const uint8_t* src = a.wq + static_cast<size_t>(g < a.N ? g : 0) * a.K + kofs + (ok ? ch * 16 : 0);
+      const int gr = g < a.N ? g : 0;
+      const size_t col = kofs + (ok ? ch * 16 : 0);
+      // Preshuffled: 16x16-byte tiles, 16 rows x 16 K contiguous per tile, tiles by (n/16, k/16).
+      const uint8_t* src = C::kPreshuffledW
+                               ? a.wq + static_cast<size_t>(gr >> 4) * 16 * a.K + (col >> 4) * 256 + (gr & 15) * 16
+                               : a.wq + static_cast<size_t>(gr) * a.K + col;
       cp_async_16(sw + swz<RB>(row, ch), src, ok ? 16 : 0);
     }
 #pragma unroll
@@ -113,17 +128,19 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
       const uint8_t* src = a.xq + static_cast<size_t>(g < a.M ? g : 0) * a.K + kofs + (ok ? ch * 16 : 0);
       cp_async_16(sx + swz<RB>(row, ch), src, ok ? 16 : 0);
     }
-    for (int r = tid; r < KBS * BM; r += T) {
-      const int kk = r / BM, row = r % BM;
-      const int g = m0 + row;
-      const bool ok = g < a.M && kk < kvalid;
-      cp_async_4(ss + r * 4, a.x_scale + static_cast<size_t>(g < a.M ? g : 0) * a.KB + (ok ? kb0 + kk : 0), ok ? 4 : 0);
-    }
-    if (tid >= T - KBS) {
-      const int kk = tid - (T - KBS);
-      const bool ok = kk < kvalid;
-      cp_async_4(ss + (KBS * BM + kk) * 4, a.w_scale + static_cast<size_t>(wsc_row) * a.KB + (ok ? kb0 + kk : 0),
-                 ok ? 4 : 0);
+    if constexpr (C::kBlockScales) {  // the per-token modes apply their scales after the loop
+      for (int r = tid; r < KBS * BM; r += T) {
+        const int kk = r / BM, row = r % BM;
+        const int g = m0 + row;
+        const bool ok = g < a.M && kk < kvalid;
+        cp_async_4(ss + r * 4, a.x_scale + static_cast<size_t>(g < a.M ? g : 0) * a.KB + (ok ? kb0 + kk : 0), ok ? 4 : 0);
+      }
+      if (tid >= T - KBS) {
+        const int kk = tid - (T - KBS);
+        const bool ok = kk < kvalid;
+        cp_async_4(ss + (KBS * BM + kk) * 4, a.w_scale + static_cast<size_t>(wsc_row) * a.KB + (ok ? kb0 + kk : 0),
+                   ok ? 4 : 0);
+      }
     }
   };
   const int nst = (nkb + KBS - 1) / KBS;
@@ -188,11 +205,11 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
         for (int j = 0; j < NJ; ++j) mma_e4m3_16832(tmp[i][j], af[i], bf[j][0], bf[j][1]);
     }
     // Promote this 128-K block's partial sum with its two scales.
-    const float wsv = reinterpret_cast<const float*>(base + C::kScaleOfs)[KBS * BM + kk];
+    const float wsv = C::kBlockScales ? reinterpret_cast<const float*>(base + C::kScaleOfs)[KBS * BM + kk] : 1.f;
 #pragma unroll
     for (int j = 0; j < NJ; ++j) {
       const int ml = wm * C::kTM + j * 8 + t4 * 2;
-      const float s0 = ss[ml] * wsv, s1 = ss[ml + 1] * wsv;
+      const float s0 = C::kBlockScales ? ss[ml] * wsv : 1.f, s1 = C::kBlockScales ? ss[ml + 1] * wsv : 1.f;
 #pragma unroll
       for (int i = 0; i < MI; ++i) {
         acc[i][j][0] = fmaf(tmp[i][j][0], s0, acc[i][j][0]);
@@ -205,6 +222,25 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
     }  // kk
   }
   cp_async_wait<0>();
+
+  if constexpr (!C::kBlockScales) {
+    // Per-token / per-channel: the scales multiply the finished sum (before any split-K reduction,
+    // which is linear). Rows past M and columns past N get scale 0 and are never stored.
+#pragma unroll
+    for (int j = 0; j < NJ; ++j)
+#pragma unroll
+      for (int q = 0; q < 2; ++q) {
+        const int m = m0 + wm * C::kTM + j * 8 + t4 * 2 + q;
+        const float xs = m < a.M ? __ldg(a.x_scale + m) : 0.f;
+#pragma unroll
+        for (int i = 0; i < MI; ++i)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int n = n0 + wn * C::kTN + i * 16 + g4 + h * 8;
+            acc[i][j][h * 2 + q] *= xs * (n < a.N ? __ldg(a.w_scale + n) : 0.f);
+          }
+      }
+  }
 
 #if defined(CKTUNE_CUDA)
   if (a.S > 1 && a.cluster) {

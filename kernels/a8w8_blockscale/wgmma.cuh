@@ -26,10 +26,16 @@ namespace cktune::kernels::a8w8_blockscale::detail {
 
 // DB: keep two partial tiles in flight (block i+1's wgmma overlap block i's promotion) instead of
 // waiting for each block's wgmma before promoting it.
-template <int BM, int BN, int STAGES, bool DB = false>
+// SC: Block128 promotes each 128-K block with its two block scales; the per-token modes promote it
+// unscaled and multiply the finished tile once by x_scale[m] * w_scale[n] (a8w8). PerTokenPreshuffledW
+// reads W in AITER's preshuffled layout through a 3-D TMA map that un-shuffles it into wgmma's
+// no-swizzle K-major layout (tma::make_preshuffled_map), so the weights' bytes move exactly as before.
+template <int BM, int BN, int STAGES, bool DB = false, Scaling SC = Scaling::Block128>
 struct WgCfg {
   static constexpr int kBM = BM, kBN = BN, kStages = STAGES;
   static constexpr bool kDoubleBuffer = DB;
+  static constexpr bool kBlockScales = SC == Scaling::Block128;
+  static constexpr bool kPreshuffledW = SC == Scaling::PerTokenPreshuffledW;
   static constexpr int kConsumers = BM / 64;                 // consumer warpgroups
   static constexpr int kWarps = (kConsumers + 1) * 4;        // + one producer warpgroup
   static constexpr int kThreads = kWarps * 32;
@@ -45,7 +51,8 @@ struct WgCfg {
   static constexpr int kEpiBytes = BM * kEpiPitch;
   // Stages first (1024-byte aligned for the swizzle), epilogue tile, 2*STAGES mbarriers, slack.
   static constexpr int kSmemBytes = STAGES * kStageBytes + kEpiBytes + 2 * STAGES * 8 + 1024;
-  static_assert(BM % 64 == 0 && 128 % BN == 0 && BN % 64 == 0, "tile shape");
+  // Block scales: one weight scale per CTA tile, so BN divides 128. Per-token: any BN of 64s (192 too).
+  static_assert(BM % 64 == 0 && BN % 64 == 0 && (SC != Scaling::Block128 || 128 % BN == 0), "tile shape");
   static_assert(kStageBytes % 1024 == 0, "stage must keep 1024-byte alignment");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit");
   static_assert(BM * BN * 2 <= kEpiBytes, "persistent epilogue boxes must fit the staging area");
@@ -74,8 +81,16 @@ struct ConsumerRing {
     using namespace cktune::gpu::sm90;
     const int s = g % C::kStages;
     mbar_wait(&full[s], (g / C::kStages) & 1);
-    wgmma_block_k128<C::kBN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
-                             smem_u32(smem + s * C::kStageBytes + C::kABytes));
+    const uint32_t a = smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128;
+    const uint32_t b = smem_u32(smem + s * C::kStageBytes + C::kABytes);
+    if constexpr (C::kPreshuffledW) {
+      // B as [8 K chunks][BN rows][16 bytes]: chunks BN*16 bytes apart, 8-row groups 128; a 32-K step is
+      // two chunks.
+      wgmma_block_k128_desc<C::kBN>(t, smem_desc_sw128(a), smem_desc_interleave(b, C::kBN * 16, 128), 2,
+                                    2 * C::kBN);
+    } else {
+      wgmma_block_k128<C::kBN>(t, a, b);
+    }
   }
   // Stage g's wgmma are complete: free the stage, add t scaled by the block's scales into acc.
   __device__ __forceinline__ void retire(int g, float (&acc)[C::kBN / 2], float (&t)[C::kBN / 2], float s0,
@@ -87,19 +102,49 @@ struct ConsumerRing {
   }
 };
 
+// The producer's weight load of 128-K block kb for the tile at row n0 (row-major: a 2-D box; preshuffled:
+// the 3-D box of make_preshuffled_map, 8 chunks of 16 K from chunk kb * 8).
+template <class C>
+__device__ __forceinline__ void load_w(uint32_t dst, const CUtensorMap* tmap_w, uint64_t* bar, int kb, int n0) {
+  using namespace cktune::gpu::sm90;
+  if constexpr (C::kPreshuffledW) tma_load_3d(dst, tmap_w, bar, 0, n0 / 16, kb * 8);
+  else tma_load_2d(dst, tmap_w, bar, kb * 128, n0);
+}
+
 // The scales of 128-K block i for the thread's two rows: x_scale[row, i] * w_scale[tile, i], 0 for a
 // row past M. Loaded before the block's wgmma are waited for, so the loads are off the critical path.
 struct Scales {
   float s0, s1;
 };
+// Per-token mode (Block = false): every block is promoted unscaled.
+template <bool Block>
 struct RowScales {
   const float *xs0, *xs1, *ws;
   bool ok0, ok1;
   __device__ __forceinline__ Scales at(int i) const {
+    if constexpr (!Block) return Scales{1.f, 1.f};
     const float w = __ldg(ws + i);
     return Scales{(ok0 ? __ldg(xs0 + i) : 0.f) * w, (ok1 ? __ldg(xs1 + i) : 0.f) * w};
   }
 };
+
+// Per-token mode: multiply a consumer's finished tile (rows row0 and row0 + 8, columns cb + 8j and
+// cb + 8j + 1) by x_scale[m] * w_scale[n]; cells past M or N become 0 and are never stored.
+template <int BN>
+__device__ __forceinline__ void scale_outer(float (&acc)[BN / 2], const float* x_scale, const float* w_scale, int row0,
+                                            int cb, int M, int N) {
+  const float x0 = row0 < M ? __ldg(x_scale + row0) : 0.f;
+  const float x1 = row0 + 8 < M ? __ldg(x_scale + row0 + 8) : 0.f;
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+      const int n = cb + j * 8 + c;
+      const float w = n < N ? __ldg(w_scale + n) : 0.f;
+      acc[j * 4 + c] *= x0 * w;
+      acc[j * 4 + 2 + c] *= x1 * w;
+    }
+}
 
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, 1)
@@ -144,7 +189,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
         uint8_t* st = smem + s * C::kStageBytes;
         mbar_expect_tx(&full[s], C::kStageBytes);
         tma_load_2d(smem_u32(st), &tmap_x, &full[s], (kb_begin + i) * 128, m0);
-        tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], (kb_begin + i) * 128, n0);
+        load_w<C>(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb_begin + i, n0);
       }
     }
     return;
@@ -168,7 +213,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
 
   const ConsumerRing<C> ring{smem, full, empty, wg, lane};
-  const RowScales rs{xs0p, xs1p, wsp, ok0, ok1};
+  const RowScales<C::kBlockScales> rs{xs0p, xs1p, wsp, ok0, ok1};
   auto issue = [&](int i, float(&t)[BN / 2]) { ring.issue(i, t); };
   auto scales = [&](int i) { return rs.at(i); };
   auto promote = [&](int i, Scales sc, float(&t)[BN / 2]) { ring.retire(i, acc, t, sc.s0, sc.s1); };
@@ -206,6 +251,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   }
 
   const int cb = n0 + (lane & 3) * 2;
+  if constexpr (!C::kBlockScales) scale_outer<BN>(acc, a.x_scale, a.w_scale, row0, cb, a.M, a.N);
   if (a.S > 1) {
     auto for_each = [&](auto&& f) {
 #pragma unroll
@@ -314,7 +360,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
           uint8_t* st = smem + s * C::kStageBytes;
           mbar_expect_tx(&full[s], C::kStageBytes);
           tma_load_2d(smem_u32(st), &tmap_x, &full[s], kb * 128, m0);
-          tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb * 128, n0);
+          load_w<C>(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb, n0);
         }
       }
     }
@@ -341,7 +387,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
     const ConsumerRing<C> ring{smem, full, empty, wg, lane};
-    const RowScales rs{xs0p, xs1p, wsp, ok0, ok1};
+    const RowScales<C::kBlockScales> rs{xs0p, xs1p, wsp, ok0, ok1};
     auto issue = [&](int gg, float(&t)[BN / 2]) { ring.issue(gg, t); };
     auto scales = [&](int kb) { return rs.at(kb); };
     auto promote = [&](int gg, const Scales& sc, float(&t)[BN / 2]) { ring.retire(gg, acc, t, sc.s0, sc.s1); };
@@ -367,6 +413,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
         promote(g, sc, ta);
       }
     }
+    if constexpr (!C::kBlockScales)
+      scale_outer<BN>(acc, a.x_scale, a.w_scale, row0, n0 + (lane & 3) * 2, a.M, a.N);
     // Epilogue: wait until this warpgroup's previous TMA store has read the staging boxes, write
     // bf16 into them (128-byte swizzle: conflict-free), hand them to TMA.
     if (leader) bulk_wait_read0();
@@ -393,6 +441,12 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 #endif
 }
 
+template <class C>
+bool make_w_map(CUtensorMap* mw, const Args& a) {
+  if constexpr (C::kPreshuffledW) return gpu::tma::make_preshuffled_map(mw, a.wq, a.N, a.K, C::kBN);
+  else return gpu::tma::make_kmajor_map(mw, a.wq, a.N, a.K, C::kBN);
+}
+
 inline int device_sm_count() {
   static const int n = gpu::current_device_multiprocessors(132);
   return n;
@@ -408,7 +462,7 @@ gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu
     smem_set.store(true, std::memory_order_relaxed);
   }
   CUtensorMap mx, mw, my;
-  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !gpu::tma::make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBN) ||
+  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_w_map<C>(&mw, a) ||
       !gpu::tma::make_output_map(&my, a.y, a.M, a.N))
     return gpu::kErrorInvalidValue;
   WgArgs w{a.x_scale, a.w_scale, a.y, nullptr, nullptr, a.M, a.N, a.K, a.K / 128, 1};
@@ -428,7 +482,7 @@ gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream 
     smem_set.store(true, std::memory_order_relaxed);
   }
   CUtensorMap mx, mw;
-  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !gpu::tma::make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBN))
+  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_w_map<C>(&mw, a))
     return gpu::kErrorInvalidValue;
   WgArgs w{a.x_scale, a.w_scale, a.y, nullptr, nullptr, a.M, a.N, a.K, a.K / 128, p.split_k};
   if (p.split_k > 1) {

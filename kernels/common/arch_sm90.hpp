@@ -92,6 +92,14 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const void* tmap, uint
       "l"(tmap), "r"(smem_u32(bar)), "r"(c0), "r"(c1)
       : "memory");
 }
+// 3-D tile load into shared memory (the box in dimension order, dimension 0 innermost).
+__device__ __forceinline__ void tma_load_3d(uint32_t dst, const void* tmap, uint64_t* bar, int c0, int c1, int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, "
+      "%4, %5}], [%2];\n" ::"r"(dst),
+      "l"(tmap), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
 // 2-D tile store from shared memory (rows/columns past the tensor are not written).
 __device__ __forceinline__ void tma_store_2d(const void* tmap, uint32_t src, int c0, int c1) {
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(tmap), "r"(src),
@@ -129,6 +137,16 @@ __device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t saddr) {
   d |= static_cast<uint64_t>(1024 >> 4) << 32;     // stride byte offset
   d |= static_cast<uint64_t>(1) << 62;             // 128-byte swizzle
   return d;
+}
+
+// Descriptor of a K-major operand without swizzle: 8-row x 16-byte core matrices stored whole (128
+// contiguous bytes), `lbo` bytes apart along K and `sbo` bytes apart along the rows.
+__device__ __forceinline__ uint64_t smem_desc_interleave(uint32_t saddr, uint32_t lbo, uint32_t sbo) {
+  uint64_t d = 0;
+  d |= static_cast<uint64_t>((saddr & 0x3ffff) >> 4);
+  d |= static_cast<uint64_t>((lbo & 0x3ffff) >> 4) << 16;
+  d |= static_cast<uint64_t>((sbo & 0x3ffff) >> 4) << 32;
+  return d;  // layout type 0: no swizzle
 }
 
 // Pins accumulator registers in place around wgmma: ordinary instructions that read them must not

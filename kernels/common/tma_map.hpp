@@ -30,6 +30,23 @@ inline bool make_kmajor_map(CUtensorMap* map, const void* base, int rows, int K,
              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+// 3-D map over AITER's preshuffled [N, K] fp8 weights (numerics/quant.hpp: 16x16-byte tiles of 16 rows x
+// 16 K, tiles by (n/16, k/16)): dimension 0 is one tile's 256 bytes, 1 the row tiles (16*K bytes apart),
+// 2 the 16-byte K chunks (256 bytes apart). A box of (256, box_rows/16, 8) lands in shared memory as
+// [8 K chunks][box_rows][16 bytes]: the K-major no-swizzle layout of wgmma (smem_desc_interleave with
+// lbo = box_rows * 16, sbo = 128). Needs N % 16 == 0 and K % 16 == 0.
+inline bool make_preshuffled_map(CUtensorMap* map, const void* base, int N, int K, int box_rows) {
+  auto enc = encoder();
+  if (enc == nullptr || N % 16 != 0 || K % 16 != 0 || box_rows % 16 != 0) return false;
+  const cuuint64_t dims[3] = {256, static_cast<cuuint64_t>(N / 16), static_cast<cuuint64_t>(K / 16)};
+  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(K) * 16, 256};
+  const cuuint32_t box[3] = {256, static_cast<cuuint32_t>(box_rows / 16), 8};
+  const cuuint32_t estr[3] = {1, 1, 1};
+  return enc(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, const_cast<void*>(base), dims, strides, box, estr,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
 // Row-major bf16 [M, N] output: boxes of 64 columns x 64 rows, 128-byte swizzle (N % 8 == 0).
 inline bool make_output_map(CUtensorMap* map, void* base, int M, int N) {
   auto enc = encoder();

@@ -19,6 +19,7 @@ namespace {
 struct CompareArgs {
   std::string before, after;
   std::string interleaved;
+  bool vs_baseline = false;
   std::string metric = "us";
   double threshold_pct = 3.0;
   std::string role = "dispatch";
@@ -49,8 +50,14 @@ void run(const CompareArgs& a) {
   if (single.empty() && a.before.empty())
     throw Error("compare needs BEFORE AFTER, or one results file of `bench --against`",
                 "cktune compare before.csv after.csv | cktune compare --interleaved bench.csv");
+  if (a.vs_baseline && (single.empty() || !a.after.empty()))
+    throw Error("--vs-baseline takes one results file of `bench` (its baseline rows are before, its dispatch rows after)",
+                "cktune compare --vs-baseline bench.csv");
+  if (a.vs_baseline && o.role != ResultRole::Dispatch)
+    throw Error("--vs-baseline compares the baseline rows with the dispatch rows; leave --role out");
   CompareInput before, after;
-  if (!single.empty()) std::tie(before, after) = split_interleaved(load_compare_input(single), o.role);
+  if (a.vs_baseline) std::tie(before, after) = split_vs_baseline(load_compare_input(single));
+  else if (!single.empty()) std::tie(before, after) = split_interleaved(load_compare_input(single), o.role);
   else {
     before = load_compare_input(a.before);
     after = load_compare_input(a.after);
@@ -73,6 +80,9 @@ void register_compare(CLI::App& app) {
   cmd->add_option("after", args->after, "the same after tuning");
   cmd->add_option("--interleaved", args->interleaved,
                   "One results file of `bench --against`: its `against` rows are before, its dispatch rows after");
+  cmd->add_flag("--vs-baseline", args->vs_baseline,
+                "One results file of `bench`: its vendor-baseline rows (cuBLASLt) are before, its dispatch rows "
+                "(the tuned table) after");
   cmd->add_option("--metric", args->metric, "Compare median time (speedup = before/after) or TFLOPS (after/before)")
       ->capture_default_str()
       ->check(CLI::IsMember({"us", "tflops"}));

@@ -231,13 +231,25 @@ std::pair<CompareInput, CompareInput> split_interleaved(CompareInput in, ResultR
     throw Error(fmt::format("{}: no rows of role 'against', so it does not hold a before run", in.path),
                 "an interleaved file comes from `cktune bench --against ...`; for two separate runs pass both "
                 "files: cktune compare BEFORE AFTER");
-  CompareInput before{in.path, in.format + " (against rows)", {}};
-  CompareInput after{in.path, in.format + " (dispatch rows)", {}};
+  return split_by_role(std::move(in), ResultRole::Against, role);
+}
+
+std::pair<CompareInput, CompareInput> split_vs_baseline(CompareInput in) {
+  if (std::none_of(in.rows.begin(), in.rows.end(), [](const ResultRow& r) { return r.role == ResultRole::Baseline; }))
+    throw Error(fmt::format("{}: no rows of role 'baseline', so it holds no vendor-library run", in.path),
+                "bench times the vendor baseline unless --no-baseline is given and the family has a vendor library on "
+                "the device (cuBLASLt on NVIDIA); run `cktune bench --config TUNED` without --no-baseline");
+  return split_by_role(std::move(in), ResultRole::Baseline, ResultRole::Dispatch);
+}
+
+std::pair<CompareInput, CompareInput> split_by_role(CompareInput in, ResultRole before_role, ResultRole role) {
+  CompareInput before{in.path, fmt::format("{} ({} rows)", in.format, to_string(before_role)), {}};
+  CompareInput after{in.path, fmt::format("{} ({} rows)", in.format, to_string(role)), {}};
   for (auto& r : in.rows) {
-    if (r.role == ResultRole::Against) {
+    if (r.role == before_role) {
       r.role = role;
       before.rows.push_back(std::move(r));
-    } else {
+    } else if (r.role == role) {
       after.rows.push_back(std::move(r));
     }
   }

@@ -123,9 +123,10 @@ Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 Plan::~Plan() = default;
 
-Plan Plan::create(int M, int N, int K, int max_algos) {
+Plan Plan::create(int M, int N, int K, int max_algos, Scaling scaling) {
   Plan p;
   p.M_ = M;
+  p.scaling_ = scaling;
   const int Mp = (M + 3) / 4 * 4;
   p.N_ = N;
   p.K_ = K;
@@ -134,8 +135,12 @@ Plan Plan::create(int M, int N, int K, int max_algos) {
     p.why_not_ = av.reason;
     return p;
   }
-  if (K % 128 != 0) {
+  if (scaling == Scaling::Block128 && K % 128 != 0) {
     p.why_not_ = "K is not a multiple of 128";
+    return p;
+  }
+  if (K % 16 != 0) {
+    p.why_not_ = "K is not a multiple of 16 (cuBLASLt's FP8 operands need 16-byte rows)";
     return p;
   }
   auto impl = std::make_unique<Impl>();
@@ -148,8 +153,11 @@ Plan Plan::create(int M, int N, int K, int max_algos) {
   const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
   g_api.desc_set(impl->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta);
   g_api.desc_set(impl->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb);
-  const cublasLtMatmulMatrixScale_t sa = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
-  const cublasLtMatmulMatrixScale_t sb = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
+  const bool outer = scaling == Scaling::OuterVector;
+  const cublasLtMatmulMatrixScale_t sa =
+      outer ? CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F : CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
+  const cublasLtMatmulMatrixScale_t sb =
+      outer ? CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F : CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
   st = g_api.desc_set(impl->desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &sa, sizeof sa);
   if (st != CUBLAS_STATUS_SUCCESS) return fail("A_SCALE_MODE", st);
   st = g_api.desc_set(impl->desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &sb, sizeof sb);
@@ -211,6 +219,7 @@ size_t Plan::max_workspace_bytes() const {
 }
 
 size_t Plan::scale_bytes() const {
+  if (scaling_ == Scaling::OuterVector) return 0;
   const int kb = K_ / 128, nb = (N_ + 127) / 128;
   size_t b = static_cast<size_t>(kb) * round_up(M_, 4) * sizeof(float);
   if (kb % 4 != 0) b += static_cast<size_t>(nb) * round_up(kb, 4) * sizeof(float);
@@ -220,6 +229,11 @@ size_t Plan::scale_bytes() const {
 ErrorCode Plan::convert_scales(const float* x_scale, const float* w_scale, void* dst, Stream s,
                                const float** x_scale_t, const float** w_scale_out) const {
   // Strided copies on the copy engine (no kernel): column kb of [M][KB] -> row kb of [KB][m_pad].
+  if (scaling_ == Scaling::OuterVector) {  // used as given
+    *x_scale_t = x_scale;
+    *w_scale_out = w_scale;
+    return kSuccess;
+  }
   const int kb = K_ / 128, nb = (N_ + 127) / 128, mp = round_up(M_, 4);
   auto* xt = static_cast<float*>(dst);
   ErrorCode e = rt::memset_async(dst, 0, scale_bytes(), s);
@@ -289,7 +303,7 @@ struct Plan::Impl {};
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 Plan::~Plan() = default;
-Plan Plan::create(int M, int N, int K, int) {
+Plan Plan::create(int M, int N, int K, int, Scaling) {
   Plan p;
   p.M_ = M, p.N_ = N, p.K_ = K;
   p.why_not_ = available().reason;

@@ -1,6 +1,8 @@
 #pragma once
-// Vendor baseline for a8w8_blockscale on NVIDIA: cuBLASLt's block-scaled FP8 GEMM
-// (weights with one fp32 scale per 128x128 block, activations with one per 1x128 block).
+// Vendor baseline for the FP8 GEMM families on NVIDIA: cuBLASLt's scaled FP8 GEMM, block-scaled for
+// a8w8_blockscale (weights with one fp32 scale per 128x128 block, activations with one per 1x128
+// block) or with outer-vector scales for a8w8 / a8w8_bpreshuffle (one fp32 scale per weight row and
+// one per activation row).
 // libcublasLt is loaded at run time (dlopen), so cktune runs where it is absent; then available()
 // says why. The heuristic's algorithms for a shape are this family's instances.
 //
@@ -8,6 +10,7 @@
 // cuBLASLt A = WQ (K x N column-major, transposed), B = XQ (K x M column-major), "TN".
 // cuBLASLt wants the activation scales M-major ([K/128][M rounded up to 4]), not AITER's
 // [M][K/128]; Plan::convert_scales() rewrites them once per input set, outside any timed region.
+// Outer-vector scales are used as given: w_scale [N], x_scale [padded_m()].
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -35,11 +38,17 @@ struct Algo {
   uint64_t data[8];        // cublasLtMatmulAlgo_t, opaque
 };
 
+enum class Scaling {
+  Block128,     // CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F (W) and VEC128_32F (X)
+  OuterVector,  // CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F for both
+};
+
 struct Args {
   const uint8_t* xq;       // [M,K]
-  const float* x_scale_t;  // converted: [K/128][m_pad] (see convert_scales)
-  const uint8_t* wq;       // [N,K]
-  const float* w_scale;    // [ceil(N/128)][kb_pad]: AITER's layout when K/128 % 4 == 0, else converted
+  const float* x_scale_t;  // Block128: converted [K/128][m_pad] (see convert_scales); OuterVector: [m_pad]
+  const uint8_t* wq;       // [N,K] row-major
+  const float* w_scale;    // Block128: [ceil(N/128)][kb_pad], AITER's layout when K/128 % 4 == 0, else
+                           // converted; OuterVector: [N]
   uint16_t* y;             // [M,N] bf16
   void* workspace;
   size_t workspace_bytes;
@@ -49,7 +58,7 @@ struct Args {
 class Plan {
  public:
   // Empty plan with a reason when the library is unavailable or the shape unsupported.
-  static Plan create(int M, int N, int K, int max_algos = 8);
+  static Plan create(int M, int N, int K, int max_algos = 8, Scaling scaling = Scaling::Block128);
   Plan(Plan&&) noexcept;
   Plan& operator=(Plan&&) noexcept;
   ~Plan();
@@ -79,6 +88,7 @@ class Plan {
   std::vector<Algo> algos_;
   std::string why_not_;
   int M_ = 0, N_ = 0, K_ = 0;
+  Scaling scaling_ = Scaling::Block128;
 };
 
 }  // namespace cktune::gpu::blaslt

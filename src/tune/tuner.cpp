@@ -129,6 +129,7 @@ std::vector<InstanceDesc> select_candidates(const TuneOptions& o, BackendKind ba
   std::vector<InstanceDesc> out;
   NameFilter filter(o.kernels);
   for (auto& d : list_instances(backend, family, o.include_test_instances)) {
+    if (d.baseline_only) continue;
     if (!o.split_k && d.split_k > 1) continue;
     const std::string lt(to_string(d.provider));
     if (!o.libtypes.empty() && std::find(o.libtypes.begin(), o.libtypes.end(), "all") == o.libtypes.end() &&

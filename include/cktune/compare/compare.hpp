@@ -63,9 +63,15 @@ CompareInput load_compare_input(const std::string& path);
 // interleaved in one file).
 bool has_against_rows(const CompareInput& in);
 
-// Split an interleaved results file into before (the `against` rows, relabelled `role`) and after (every
-// other row). Error naming the file when it has no `against` rows.
+// Split an interleaved results file into before (the `against` rows, relabelled `role`) and after (the
+// rows of `role`). Error naming the file when it has no `against` rows.
 std::pair<CompareInput, CompareInput> split_interleaved(CompareInput in, ResultRole role);
+// One bench file's vendor baseline (its `baseline` rows, as before) against what the runtime runs (its
+// dispatch rows, as after): the tuned table against cuBLASLt, from `bench --config TUNED`. Throws Error
+// when the file holds no baseline rows.
+std::pair<CompareInput, CompareInput> split_vs_baseline(CompareInput in);
+// Rows of role `before_role` (relabelled `role`) as before, rows of `role` as after; others dropped.
+std::pair<CompareInput, CompareInput> split_by_role(CompareInput in, ResultRole before_role, ResultRole role);
 
 // A model preset at a tensor-parallel degree, as `compare --models` groups shapes: a GEMM shape (any M)
 // is the model's when its (N, K) is one of the preset's layers at that degree; a fused-MoE shape (any

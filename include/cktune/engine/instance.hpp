@@ -61,6 +61,8 @@ struct InstanceDesc {
   int split_k = 1;              // literal split count (1 = none); cktune's meaning in its tables
   std::vector<std::pair<std::string, std::string>> params;  // for listing and filtering
   bool test_only = false;       // planted wrong candidates: only with --include-test-instances
+  bool baseline_only = false;   // a vendor baseline that bench may run but tune never picks (it reads
+                                // a layout the family's tables cannot hand it: a8w8_bpreshuffle's cuBLASLt)
 
   // Value of a parameter ("" when the instance has none of that name).
   std::string param(std::string_view key) const {

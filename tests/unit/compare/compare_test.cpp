@@ -279,6 +279,17 @@ TEST(Compare, InterleavedFileSplitsByRole) {
   EXPECT_THROW(split_interleaved(input_of({noisy_row(1, 10, 9, 11)}, "plain.csv"), ResultRole::Dispatch), Error);
 }
 
+// The study's view: the tuned table (dispatch rows) against the vendor library timed in the same bench run.
+TEST(Compare, VsBaselineTakesBothSidesFromOneBenchFile) {
+  auto [before, after] = split_vs_baseline(load_compare_input(kResults + "a8w8_blockscale_after.csv"));
+  Comparison c = compare(before, after, CompareOptions{});
+  ASSERT_NE(shape(c, "1", "4096", "7168"), nullptr);
+  EXPECT_DOUBLE_EQ(shape(c, "1", "4096", "7168")->speedup, 18.0 / 10.0);  // cuBLASLt 18.0 us, tuned 10.0 us
+  EXPECT_EQ(c.shapes.size(), 7u);
+  EXPECT_EQ(shape(c, "1024", "7168", "2048")->change, Change::NotMeasured);  // its tuned kernel failed in the file
+  EXPECT_THROW(split_vs_baseline(input_of({noisy_row(1, 10, 9, 11)}, "plain.csv")), Error);
+}
+
 TEST(Compare, WarnsWhenMachinesDiffer) {
   CompareInput b = load_compare_input(kResults + "a8w8_blockscale_before.csv");
   CompareInput a = load_compare_input(kResults + "a8w8_blockscale_after.csv");
