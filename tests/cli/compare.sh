@@ -131,4 +131,15 @@ grep -q "NAME@TP" "$tmp/m2.err" || fail "--models error does not say NAME@TP: $(
 [ $? -eq 1 ] || fail "--group-by with a foreign column should exit 1"
 grep -q "key columns: M, N, K" "$tmp/m3.err" || fail "--group-by error lacks the key columns: $(cat "$tmp/m3.err")"
 
+# --vs-baseline: one bench file's cuBLASLt rows (before) against its dispatch rows (after).
+"$bin" compare --vs-baseline "$after" >"$tmp/vb.txt" 2>"$tmp/vb.err" || fail "compare --vs-baseline exited $?: $(cat "$tmp/vb.err")"
+grep -Eq "^ +1 +4096 +7168 +decode +18\.0000 +10\.0000 +1\.800x" "$tmp/vb.txt" || fail "--vs-baseline M=1 row wrong: $(head -8 "$tmp/vb.txt")"
+"$bin" compare --vs-baseline "$before" "$after" >/dev/null 2>"$tmp/vb2.err"
+[ $? -eq 1 ] || fail "--vs-baseline with two files should exit 1"
+grep -q "takes one results file" "$tmp/vb2.err" || fail "--vs-baseline two-file error unclear: $(cat "$tmp/vb2.err")"
+grep -v ",baseline," "$after" > "$tmp/nobase.csv"
+"$bin" compare --vs-baseline "$tmp/nobase.csv" >/dev/null 2>"$tmp/vb3.err"
+[ $? -eq 1 ] || fail "--vs-baseline without baseline rows should exit 1"
+grep -q "no rows of role 'baseline'" "$tmp/vb3.err" || fail "--vs-baseline error unclear: $(cat "$tmp/vb3.err")"
+
 echo "compare.sh: ok"
