@@ -63,6 +63,9 @@ const std::array kEntries = {
     CKTUNE_WGMMA_P_DB(128, 128, 5),
     CKTUNE_WGMMA_P_DB(128, 64, 6),
     CKTUNE_WGMMA_P_DB(64, 128, 6),
+    // Grid kernels with k-blocks in pairs (two partials in flight, nothing across the loop edge).
+    CKTUNE_WGMMA_DB(128, 128, 4, 1),
+    CKTUNE_WGMMA_DB(64, 128, 6, 1),
 };
 }  // namespace pertoken
 
@@ -119,6 +122,9 @@ const std::array kEntries = {
     CKTUNE_WGMMA_P_DB(128, 128, 5),
     CKTUNE_WGMMA_P_DB(128, 64, 6),
     CKTUNE_WGMMA_P_DB(64, 128, 6),
+    // Grid kernels with k-blocks in pairs (two partials in flight, nothing across the loop edge).
+    CKTUNE_WGMMA_DB(128, 128, 4, 1),
+    CKTUNE_WGMMA_DB(64, 128, 6, 1),
 };
 }  // namespace preshuffled
 

@@ -219,27 +219,24 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   auto promote = [&](int i, Scales sc, float(&t)[BN / 2]) { ring.retire(i, acc, t, sc.s0, sc.s1); };
 
   // DB: two partial tiles in flight, block i+1's wgmma run on the tensor cores while block i is
-  // promoted on the CUDA cores. Otherwise the two consumer warpgroups overlap each other.
+  // promoted on the CUDA cores. Otherwise the two consumer warpgroups overlap each other. Blocks go in
+  // pairs with nothing in flight across the loop's back edge: a partial still in flight there makes
+  // the compiler wait for it at the edge and serialise the wgmma (ptxas C7517/C7514).
   if constexpr (C::kDoubleBuffer) {
-    Scales sa = scales(0);
-    issue(0, ta);
-    for (int i = 0; i + 1 < nkb; i += 2) {
-      const Scales sb = scales(i + 1);
-      issue(i + 1, tb);
-      wgmma_wait<1>();
-      promote(i, sa, ta);
-      if (i + 2 < nkb) {
-        sa = scales(i + 2);
-        issue(i + 2, ta);
+    for (int i = 0; i < nkb; i += 2) {
+      const Scales sa = scales(i);
+      issue(i, ta);
+      if (i + 1 < nkb) {
+        const Scales sb = scales(i + 1);
+        issue(i + 1, tb);
         wgmma_wait<1>();
+        promote(i, sa, ta);
+        wgmma_wait<0>();
+        promote(i + 1, sb, tb);
       } else {
         wgmma_wait<0>();
+        promote(i, sa, ta);
       }
-      promote(i + 1, sb, tb);
-    }
-    if (nkb & 1) {
-      wgmma_wait<0>();
-      promote(nkb - 1, sa, ta);
     }
   } else {
     for (int i = 0; i < nkb; ++i) {
