@@ -5,7 +5,7 @@
 # then tune (every candidate verified), the tuned table through `merge --check`, one `bench --config
 # TUNED --against default` (tuned, untuned default and the cuBLASLt outer-vector baseline interleaved in
 # one run), and the per-model tables by `compare --vs-baseline` (tuned vs cuBLASLt) and `compare
-# --interleaved` (tuned vs default).
+# --interleaved` (tuned vs default), and the Markdown report holding both.
 # Runs on the GPU machine from the repository root with the binaries in .carry/ (scripts/unpack_carry.sh);
 # writes its summary and one archive of everything else (ptpc_FAMILY.tgz) to $OUT (or ./gpu-out).
 # Usage: scripts/gpu_ptpc.sh FAMILY      FAMILY = a8w8 | a8w8_bpreshuffle
@@ -60,4 +60,7 @@ step "tuned vs cuBLASLt (outer-vector scales), per model"
 "$bin" compare --vs-baseline "$final/${family}_bench.csv" --models "$models" 2>&1 | tee "$final/${family}_vs_cublaslt.txt" | tee -a "$summary"
 step "tuned vs untuned default, per model"
 "$bin" compare --interleaved "$final/${family}_bench.csv" --models "$models" 2>&1 | tee "$final/${family}_vs_default.txt" | tail -25 | tee -a "$summary"
+step "report (tuned vs default, and against cuBLASLt per model)"
+"$bin" report --after "$final/${family}_bench.csv" --tuned "$final/${family}_tuned_gemm.csv" --models "$models" \
+  -o "$final/${family}_report.md" 2>&1 | tail -1 | tee -a "$summary"
 pack

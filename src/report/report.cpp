@@ -304,8 +304,8 @@ void settings_section(Layout& L, const CompareInput& before, const CompareInput&
   L.bullets(std::move(items));
 }
 
-void summary_section(Layout& L, const Comparison& c) {
-  L.heading("Summary");
+// The statistics for all shapes and per size class.
+void class_table(Layout& L, const Comparison& c) {
   std::vector<std::string> head = {"scope", "range"};
   head.insert(head.end(), kStatsHead.begin(), kStatsHead.end());
   std::vector<bool> right(head.size(), true);
@@ -316,6 +316,27 @@ void summary_section(Layout& L, const Comparison& c) {
     rows.push_back(stats_row({std::string(to_string(k)), std::string(size_class_range(k))},
                              c.by_class[static_cast<size_t>(k)]));
   L.table(head, right, std::move(rows));
+}
+
+// The statistics per model preset and TP (compare --models); nothing without models.
+void models_table(Layout& L, const Comparison& c) {
+  if (c.models.empty()) return;
+  L.heading("Per model", 3);
+  L.para("Shapes whose N,K (fused MoE: model_dim, inter_dim, expert, topk) is a layer of the model preset at that "
+         "tensor-parallel degree, any M or token; a shape several models share counts for each.");
+  std::vector<std::string> mhead = {"model", "TP", "family"};
+  mhead.insert(mhead.end(), kStatsHead.begin(), kStatsHead.end());
+  std::vector<bool> mright(mhead.size(), true);
+  mright[0] = mright[2] = false;
+  std::vector<std::vector<std::string>> mrows;
+  for (const auto& m : c.models)
+    mrows.push_back(stats_row({m.model, std::to_string(m.tp), std::string(family_name(m.family))}, m.stats));
+  L.table(mhead, mright, std::move(mrows));
+}
+
+void summary_section(Layout& L, const Comparison& c) {
+  L.heading("Summary");
+  class_table(L, c);
 
   L.heading("Per group and size class", 3);
   std::vector<std::string> ghead = {"family", "group", "class"};
@@ -330,19 +351,18 @@ void summary_section(Layout& L, const Comparison& c) {
     grows.push_back(stats_row({std::string(family_name(g.family)), g.label, "all"}, g.all));
   }
   L.table(ghead, gright, std::move(grows));
+  models_table(L, c);
+}
 
-  if (c.models.empty()) return;
-  L.heading("Per model", 3);
-  L.para("Shapes whose N,K (fused MoE: model_dim, inter_dim, expert, topk) is a layer of the model preset at that "
-         "tensor-parallel degree, any M or token; a shape several models share counts for each.");
-  std::vector<std::string> mhead = {"model", "TP", "family"};
-  mhead.insert(mhead.end(), kStatsHead.begin(), kStatsHead.end());
-  std::vector<bool> mright(mhead.size(), true);
-  mright[0] = mright[2] = false;
-  std::vector<std::vector<std::string>> mrows;
-  for (const auto& m : c.models)
-    mrows.push_back(stats_row({m.model, std::to_string(m.tp), std::string(family_name(m.family))}, m.stats));
-  L.table(mhead, mright, std::move(mrows));
+// The tuned table against the vendor library timed in the same after run (the PTPC study's table).
+void vendor_section(Layout& L, const Report& r) {
+  if (!r.vs_vendor) return;
+  L.heading("Against the vendor library");
+  L.para("The after run also timed the vendor library's own pick for every shape (bench's baseline: cuBLASLt on "
+         "NVIDIA). Speedup = vendor time / time of what the runtime runs with the tuned table, both from the after "
+         "file (`cktune compare --vs-baseline`).");
+  class_table(L, *r.vs_vendor);
+  models_table(L, *r.vs_vendor);
 }
 
 void charts_section(Layout& L, const Comparison& c) {
@@ -600,15 +620,22 @@ Report build_report(const ReportOptions& o) {
   if (o.after.empty()) throw Error("report needs --after (and --before, unless --after is a `bench --against` file)");
   // load -> compare -> read tuned table, provenance and counts -> decide -> lay out
   CompareInput before, after;
+  CompareInput after_all = load_compare_input(o.after);
   if (o.before.empty()) {
-    std::tie(before, after) = split_interleaved(load_compare_input(o.after), o.compare.role);
+    std::tie(before, after) = split_interleaved(after_all, o.compare.role);
   } else {
     before = load_compare_input(o.before);
-    after = load_compare_input(o.after);
+    after = after_all;
   }
   Report r;
   r.date = format_timestamp(std::chrono::system_clock::now());
   r.comparison = compare(before, after, o.compare);
+  const bool has_vendor = std::any_of(after_all.rows.begin(), after_all.rows.end(),
+                                      [](const ResultRow& row) { return row.role == ResultRole::Baseline; });
+  if (has_vendor && o.compare.role == ResultRole::Dispatch) {
+    auto [vendor, tuned] = split_vs_baseline(std::move(after_all));
+    r.vs_vendor = compare(std::move(vendor), std::move(tuned), o.compare);
+  }
   if (!o.tuned.empty()) r.tuned = read_tuned(o.tuned, r.comparison);
   if (std::string p = find_provenance(o); !p.empty()) {
     r.provenance_path = absolute(p);
@@ -649,6 +676,7 @@ Report build_report(const ReportOptions& o) {
   shapes_section(L, r);
   settings_section(L, before, after, r);
   summary_section(L, r.comparison);
+  vendor_section(L, r);
   charts_section(L, r.comparison);
   shapes_table_section(L, r.comparison);
   files_section(L, o, r);

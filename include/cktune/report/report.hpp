@@ -79,6 +79,9 @@ struct Report {
   std::string title;
   std::string date;                    // ISO 8601 UTC
   Comparison comparison;
+  // The after run's vendor baseline against its dispatch rows (`compare --vs-baseline`), when the after
+  // file holds baseline rows and dispatch rows are compared: the tuned table against the vendor library.
+  std::optional<Comparison> vs_vendor;
   std::optional<TunedTableInfo> tuned;
   std::string provenance_path;         // absolute; "" when none
   nlohmann::json provenance;           // null when none

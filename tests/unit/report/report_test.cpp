@@ -67,6 +67,28 @@ TEST(Report, MarkdownHasExportLineAndEveryShape) {
   EXPECT_NE(md.find("| prefill | >512 | 1 |"), std::string::npos);
 }
 
+// The after run's cuBLASLt rows give the tuned table's standing against the vendor library, per class and
+// per model (the PTPC study's table), in the same report.
+TEST(Report, AfterRunWithVendorRowsGetsTheVendorSection) {
+  ReportOptions o = options();
+  o.compare.models = {model_shapes("deepseek-v3@8")};
+  Report r = build_report(o);
+  ASSERT_TRUE(r.vs_vendor);
+  std::string md = render_report_markdown(r);
+  const size_t at = md.find("## Against the vendor library");
+  ASSERT_NE(at, std::string::npos) << md;
+  EXPECT_NE(md.find("| deepseek-v3 | 8 | a8w8_blockscale |", at), std::string::npos) << md.substr(at, 1500);
+  bool found = false;
+  for (const auto& sc : r.vs_vendor->shapes)
+    if (sc.key.cells == std::vector<std::string>{"1", "4096", "7168"}) {
+      EXPECT_DOUBLE_EQ(sc.speedup, 18.0 / 10.0);  // cuBLASLt 18.0 us, tuned 10.0 us in the after file
+      found = true;
+    }
+  EXPECT_TRUE(found);
+  o.compare.role = ResultRole::Baseline;  // comparing the baselines of two runs: no vendor section
+  EXPECT_FALSE(build_report(o).vs_vendor);
+}
+
 TEST(Report, HtmlIsSelfContainedWithOneChartPerGroup) {
   Report r = build_report(options());
   std::string html = render_report_html(r);
