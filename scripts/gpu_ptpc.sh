@@ -10,6 +10,8 @@
 # writes its summary and one archive of everything else (ptpc_FAMILY.tgz) to $OUT (or ./gpu-out).
 # Usage: scripts/gpu_ptpc.sh FAMILY      FAMILY = a8w8 | a8w8_bpreshuffle
 #        MS="1 16 128" PAIRS="llama-4-scout@8" DEVICE=cpu scripts/gpu_ptpc.sh a8w8   (a quick run)
+#        DTYPE=int8 scripts/gpu_ptpc.sh a8w8   (the same shapes as torch.int8 keys: AITER's int8 rows; no
+#        vendor baseline exists for them, so only the tuned-vs-default tables are printed)
 set -uo pipefail
 family=${1:?usage: scripts/gpu_ptpc.sh a8w8|a8w8_bpreshuffle}
 out=${OUT:-$PWD/gpu-out}
@@ -18,9 +20,9 @@ final=$(mktemp -d)   # everything lands here and is packed into $out at the end 
 bin=$PWD/.carry/cktune
 ms=${MS:-"1 8 16 32 64 128 256 512 1024 8192"}
 pairs=${PAIRS:-"llama-4-maverick@4 llama-4-maverick@8 llama-4-scout@4 llama-4-scout@8 qwen3-coder-480b-a35b@4 qwen3-coder-480b-a35b@8 deepseek-r1@8"}
-summary=$final/ptpc_${family}_summary.txt
+summary=$final/ptpc_${family}${DTYPE:+_$DTYPE}_summary.txt
 : > "$summary"
-pack() { cp "$summary" "$out/"; tar czf "$out/ptpc_$family.tgz" -C "$final" .; }
+pack() { cp "$summary" "$out/"; tar czf "$out/ptpc_$family${DTYPE:+_$DTYPE}.tgz" -C "$final" .; }
 step() { pack; echo; echo "=== $* ($(date -u +%H:%M:%S))" | tee -a "$summary"; }
 work=$(mktemp -d)
 
@@ -30,37 +32,39 @@ for p in $pairs; do
   "$bin" capture --model "${p%@*}" --tp "${p#*@}" --gemm-family "$family" --m-sweep vllm --arch gfx950 \
     -o "$work/$p" > "$work/$p.capture.txt" 2>&1 || { echo "capture $p failed" | tee -a "$summary"; exit 1; }
 done
-grid=$final/${family}_study_grid.csv
+tag=$family${DTYPE:+_$DTYPE}
+grid=$final/${tag}_study_grid.csv
 {
   echo "M,N,K,q_dtype_w"
   for p in $pairs; do tail -n +2 "$work/$p/${family}_untuned_gemm.csv"; done |
     awk -F, -v ms="$ms" 'BEGIN { n = split(ms, a, " "); for (i = 1; i <= n; i++) keep[a[i]] = 1 } ($1 in keep)' |
-    sort -t, -k2,2n -k3,3n -k1,1n -u
+    sort -t, -k2,2n -k3,3n -k1,1n -u |
+    if [ "${DTYPE:-}" = int8 ]; then sed 's/torch\.float8_e4m3fn$/torch.int8/'; else cat; fi
 } > "$grid"
 echo "$(($(wc -l < "$grid") - 1)) shapes" | tee -a "$summary"
 
 step "tune $family"
 t0=$(date +%s.%N)
 timeout "${TUNE_TIMEOUT:-400}" "$bin" tune -i "$grid" --family "$family" --device "${DEVICE:-gpu}" --no-progress \
-  -o "$final/${family}_tuned_gemm.csv" -o2 "$final/${family}_profile.csv" > "$final/${family}_tune.txt" 2> "$final/${family}_tune.err"
+  -o "$final/${tag}_tuned_gemm.csv" -o2 "$final/${tag}_profile.csv" > "$final/${tag}_tune.txt" 2> "$final/${tag}_tune.err"
 rc=$?
 t1=$(date +%s.%N)
 echo "tune rc=$rc, wall $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s" | tee -a "$summary"
-grep -E "worker time by phase|first result|tuned [0-9]+ of" "$final/${family}_tune.err" | tail -3 | tee -a "$summary"
-"$bin" merge --check "$final/${family}_tuned_gemm.csv" 2>&1 | tail -1 | tee -a "$summary"
+grep -E "worker time by phase|first result|tuned [0-9]+ of" "$final/${tag}_tune.err" | tail -3 | tee -a "$summary"
+"$bin" merge --check "$final/${tag}_tuned_gemm.csv" 2>&1 | tail -1 | tee -a "$summary"
 
 step "bench $family: tuned, default and cuBLASLt interleaved"
 timeout "${BENCH_TIMEOUT:-300}" "$bin" bench -i "$grid" --family "$family" --device "${DEVICE:-gpu}" \
-  --config "$final/${family}_tuned_gemm.csv" --against default -o "$final/${family}_bench.csv" \
-  > "$final/${family}_bench.txt" 2> "$final/${family}_bench.err"
+  --config "$final/${tag}_tuned_gemm.csv" --against default -o "$final/${tag}_bench.csv" \
+  > "$final/${tag}_bench.txt" 2> "$final/${tag}_bench.err"
 echo "bench rc=$?" | tee -a "$summary"
 
 models=$(echo $pairs | tr ' ' ',')
 step "tuned vs cuBLASLt (outer-vector scales), per model"
-"$bin" compare --vs-baseline "$final/${family}_bench.csv" --models "$models" 2>&1 | tee "$final/${family}_vs_cublaslt.txt" | tee -a "$summary"
+"$bin" compare --vs-baseline "$final/${tag}_bench.csv" --models "$models" 2>&1 | tee "$final/${tag}_vs_cublaslt.txt" | tee -a "$summary"
 step "tuned vs untuned default, per model"
-"$bin" compare --interleaved "$final/${family}_bench.csv" --models "$models" 2>&1 | tee "$final/${family}_vs_default.txt" | tail -25 | tee -a "$summary"
+"$bin" compare --interleaved "$final/${tag}_bench.csv" --models "$models" 2>&1 | tee "$final/${tag}_vs_default.txt" | tail -25 | tee -a "$summary"
 step "report (tuned vs default, and against cuBLASLt per model)"
-"$bin" report --after "$final/${family}_bench.csv" --tuned "$final/${family}_tuned_gemm.csv" --models "$models" \
-  -o "$final/${family}_report.md" 2>&1 | tail -1 | tee -a "$summary"
+"$bin" report --after "$final/${tag}_bench.csv" --tuned "$final/${tag}_tuned_gemm.csv" --models "$models" \
+  -o "$final/${tag}_report.md" 2>&1 | tail -1 | tee -a "$summary"
 pack

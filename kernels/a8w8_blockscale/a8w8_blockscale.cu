@@ -93,7 +93,14 @@ std::string_view to_string(Variant v) {
 }
 
 std::string instance_name(const InstanceParams& p) {
-  const char* prefix = p.scaling == Scaling::PerToken ? "pt_" : p.scaling == Scaling::PerTokenPreshuffledW ? "ptps_" : "";
+  const char* prefix = "";
+  switch (p.scaling) {
+    case Scaling::Block128: break;
+    case Scaling::PerToken: prefix = "pt_"; break;
+    case Scaling::PerTokenPreshuffledW: prefix = "ptps_"; break;
+    case Scaling::PerTokenI8: prefix = "pti8_"; break;
+    case Scaling::PerTokenI8PreshuffledW: prefix = "pti8ps_"; break;
+  }
   char buf[96];
   std::snprintf(buf, sizeof buf, "%s%s_m%d_n%d_k%d_st%d_w%d_sk%d", prefix, std::string(to_string(p.variant)).c_str(),
                 p.tile_m, p.tile_n, p.tile_k, p.stages, p.warps, p.split_k);
@@ -117,7 +124,7 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
     return p.scaling == Scaling::Block128
                ? "K is not a multiple of 128: a8w8_blockscale needs whole 128-wide K scale blocks"
                : "K is not a multiple of 128: these kernels load K in 128-byte stages";
-  if (p.scaling == Scaling::PerTokenPreshuffledW && N % 16 != 0)
+  if (is_preshuffled(p.scaling) && N % 16 != 0)
     return "the preshuffled weight layout needs N to be a multiple of 16";
   if (sm < p.min_sm) return "the device is too old for this instance's code path";
   if (p.split_k > K / 128) return "split_k exceeds the number of 128-wide K blocks";
@@ -158,8 +165,10 @@ gpu::ErrorCode launch(const InstanceParams& p, const Args& a, gpu::Stream stream
 int default_instance(int M, int N, int K, int sm_count, int sm, Scaling s) {
   // Untuned rule of thumb, written before any measurement was tuned into it: pick a tile family
   // by M (warp MMA for decode, wgmma from M > 16 on sm_90), then the smallest split count of that
-  // family that gives every SM at least one CTA. Tuning replaces this per shape.
+  // family that gives every SM at least one CTA. Tuning replaces this per shape. The int8 tables have
+  // warp-MMA instances only: they take the rule's pre-Hopper branch.
   const auto all = instances(s);
+  if (is_int8(s)) sm = 89;
   Variant v = Variant::SplitKMma;
   int tm = 8, tn = 64, st = 4;
   if (sm == 90 && M > 512 && N % 8 == 0) {

@@ -12,7 +12,8 @@
 //   WQ is in AITER's preshuffled layout (numerics/quant.hpp: 16x16-byte tiles), which needs N % 16 == 0.
 //
 //   XQ [M,K] fp8 e4m3fn row-major, WQ [N,K] fp8, Y [M,N] bf16 row-major; fp32 accumulation, each
-//   128-K block's tensor-core partial promoted into it; K must be a multiple of 128.
+//   128-K block's tensor-core partial promoted into it; K must be a multiple of 128. The int8 scalings
+//   take int8 XQ and WQ; each 128-K block sums exactly in s32 (|sum| < 2^22) before the promotion.
 //
 // Plain data + can-run + launch: the registry lists and names instances from InstanceParams alone;
 // only the measurement routine calls launch(). Nothing here names a vendor type beyond compat.hpp.
@@ -45,10 +46,16 @@ inline constexpr VariantName kVariantNames[] = {
 std::string_view to_string(Variant v);
 
 enum class Scaling {
-  Block128,              // a8w8_blockscale
-  PerToken,              // a8w8: per-token x scales, per-channel w scales
-  PerTokenPreshuffledW,  // a8w8_bpreshuffle: the same with W preshuffled
+  Block128,                // a8w8_blockscale
+  PerToken,                // a8w8: per-token x scales, per-channel w scales
+  PerTokenPreshuffledW,    // a8w8_bpreshuffle: the same with W preshuffled
+  PerTokenI8,              // a8w8 with int8 X and W (AITER's torch.int8 rows): warp MMA only
+  PerTokenI8PreshuffledW,  // a8w8_bpreshuffle with int8 X and W: warp MMA only
 };
+inline constexpr bool is_int8(Scaling s) { return s == Scaling::PerTokenI8 || s == Scaling::PerTokenI8PreshuffledW; }
+inline constexpr bool is_preshuffled(Scaling s) {
+  return s == Scaling::PerTokenPreshuffledW || s == Scaling::PerTokenI8PreshuffledW;
+}
 
 struct InstanceParams {
   int id;            // index into instances(); stable
@@ -97,7 +104,7 @@ gpu::ErrorCode launch(const InstanceParams& p, const Args& a, gpu::Stream stream
 int default_instance(int M, int N, int K, int sm_count, int sm = 90, Scaling s = Scaling::Block128);
 
 // The name of an instance, built from its fields only (e.g. "mma_m16_n64_k128_st4_w4_sk8"; the
-// per-token tables prefix "pt_", the preshuffled one "ptps_").
+// per-token tables prefix "pt_", the preshuffled one "ptps_", the int8 ones "pti8_" and "pti8ps_").
 // Exposed so that tests can check the names are unique and stable.
 std::string instance_name(const InstanceParams& p);
 

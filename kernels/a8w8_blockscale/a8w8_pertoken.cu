@@ -1,5 +1,5 @@
 // The per-token / per-channel instance tables: a8w8 (Scaling::PerToken) and a8w8_bpreshuffle
-// (Scaling::PerTokenPreshuffledW). Same kernel bodies and tiles as the a8w8_blockscale table
+// (Scaling::PerTokenPreshuffledW), and their int8 twins (warp MMA only). Same kernel bodies and tiles as the a8w8_blockscale table
 // (a8w8_blockscale.cu); the scales multiply each finished sum once. The preshuffled weights reach the
 // warp-MMA kernels by cp.async in 16-byte pieces (the layout keeps them whole) and the wgmma kernels
 // through a 3-D TMA map that un-shuffles them.
@@ -128,6 +128,71 @@ const std::array kEntries = {
 };
 }  // namespace preshuffled
 
+// int8 (AITER's torch.int8 rows): the warp-MMA instances, on mma.sync s8 with exact s32 block sums.
+namespace int8 {
+constexpr Scaling SC = Scaling::PerTokenI8;
+const std::array kEntries = {
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 1),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 8),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 16),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 2),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 4),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 8),
+    CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 4),
+    CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 8),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 1),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 8),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 16),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 2),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 4),
+    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 1, 2),
+    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 1),
+    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 8),
+    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 1),
+    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 2),
+    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 1),
+    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 2),
+    CKTUNE_MMA(128, 128, 2, 4, 1, 3, 1, 1),
+    CKTUNE_MMA(128, 128, 2, 4, 1, 3, 1, 2),
+};
+}  // namespace int8
+
+namespace int8_preshuffled {
+constexpr Scaling SC = Scaling::PerTokenI8PreshuffledW;
+const std::array kEntries = {
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 1),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 8),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 16),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 2),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 4),
+    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 8),
+    CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 4),
+    CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 8),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 1),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 8),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 16),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 2),
+    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 4),
+    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 1, 2),
+    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 1),
+    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 4),
+    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 8),
+    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 1),
+    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 2),
+    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 1),
+    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 2),
+    CKTUNE_MMA(128, 128, 2, 4, 1, 3, 1, 1),
+    CKTUNE_MMA(128, 128, 2, 4, 1, 3, 1, 2),
+};
+}  // namespace int8_preshuffled
+
 const Table<pertoken::kEntries.size()>& pertoken_table() {
   static const Table<pertoken::kEntries.size()> t(pertoken::kEntries);
   return t;
@@ -137,16 +202,34 @@ const Table<preshuffled::kEntries.size()>& preshuffled_table() {
   return t;
 }
 
+const Table<int8::kEntries.size()>& int8_table() {
+  static const Table<int8::kEntries.size()> t(int8::kEntries);
+  return t;
+}
+const Table<int8_preshuffled::kEntries.size()>& int8_preshuffled_table() {
+  static const Table<int8_preshuffled::kEntries.size()> t(int8_preshuffled::kEntries);
+  return t;
+}
+
 }  // namespace
 
 std::span<const InstanceParams> pertoken_instances(Scaling s) {
-  if (s == Scaling::PerTokenPreshuffledW) return preshuffled_table().params;
-  return pertoken_table().params;
+  switch (s) {
+    case Scaling::PerTokenPreshuffledW: return preshuffled_table().params;
+    case Scaling::PerTokenI8: return int8_table().params;
+    case Scaling::PerTokenI8PreshuffledW: return int8_preshuffled_table().params;
+    default: return pertoken_table().params;
+  }
 }
 
 LaunchFn pertoken_launch(Scaling s, int id) {
   const auto i = static_cast<size_t>(id);
-  return s == Scaling::PerTokenPreshuffledW ? preshuffled_table().launch[i] : pertoken_table().launch[i];
+  switch (s) {
+    case Scaling::PerTokenPreshuffledW: return preshuffled_table().launch[i];
+    case Scaling::PerTokenI8: return int8_table().launch[i];
+    case Scaling::PerTokenI8PreshuffledW: return int8_preshuffled_table().launch[i];
+    default: return pertoken_table().launch[i];
+  }
 }
 
 }  // namespace cktune::kernels::a8w8_blockscale::table

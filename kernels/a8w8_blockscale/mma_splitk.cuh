@@ -14,6 +14,7 @@
 // the fixed order z = 0..S-1 and writes bf16, so the result does not depend on CTA timing.
 // The counter is reset to zero by that CTA, leaving the workspace ready for the next launch.
 #include <cstdint>
+#include <type_traits>
 
 #include "../common/arch_sm90.hpp"
 #include "../common/numeric.hpp"
@@ -45,7 +46,8 @@ template <int BN, int BM, int WN, int WM, int WK, int STAGES, int KBS = 1, Scali
 struct MmaCfg {
   static constexpr int kBN = BN, kBM = BM, kWN = WN, kWM = WM, kWK = WK, kStages = STAGES, kKbs = KBS;
   static constexpr bool kBlockScales = SC == Scaling::Block128;
-  static constexpr bool kPreshuffledW = SC == Scaling::PerTokenPreshuffledW;
+  static constexpr bool kPreshuffledW = is_preshuffled(SC);
+  static constexpr bool kInt8 = is_int8(SC);
   static_assert(!kPreshuffledW || BN % 16 == 0, "preshuffled tiles are 16 rows");
   static constexpr int kRowBytes = 128 * KBS;  // K bytes of one row in a stage
   static constexpr int kWarps = WN * WM * WK;
@@ -146,13 +148,15 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
   const int nst = (nkb + KBS - 1) / KBS;
 
   float acc[MI][NJ][4];
-  float tmp[MI][NJ][4];
+  // A 128-K block's tensor-core partial: fp32 for fp8, exact s32 for int8.
+  using Part = std::conditional_t<C::kInt8, int, float>;
+  Part tmp[MI][NJ][4];
 #pragma unroll
   for (int i = 0; i < MI; ++i)
 #pragma unroll
     for (int j = 0; j < NJ; ++j)
 #pragma unroll
-      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f, tmp[i][j][r] = 0.f;
+      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f, tmp[i][j][r] = Part(0);
 
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
@@ -202,7 +206,10 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
 #pragma unroll
       for (int i = 0; i < MI; ++i)
 #pragma unroll
-        for (int j = 0; j < NJ; ++j) mma_e4m3_16832(tmp[i][j], af[i], bf[j][0], bf[j][1]);
+        for (int j = 0; j < NJ; ++j) {
+          if constexpr (C::kInt8) mma_s8_16832(tmp[i][j], af[i], bf[j][0], bf[j][1]);
+          else mma_e4m3_16832(tmp[i][j], af[i], bf[j][0], bf[j][1]);
+        }
     }
     // Promote this 128-K block's partial sum with its two scales.
     const float wsv = C::kBlockScales ? reinterpret_cast<const float*>(base + C::kScaleOfs)[KBS * BM + kk] : 1.f;
@@ -212,11 +219,11 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
       const float s0 = C::kBlockScales ? ss[ml] * wsv : 1.f, s1 = C::kBlockScales ? ss[ml + 1] * wsv : 1.f;
 #pragma unroll
       for (int i = 0; i < MI; ++i) {
-        acc[i][j][0] = fmaf(tmp[i][j][0], s0, acc[i][j][0]);
-        acc[i][j][1] = fmaf(tmp[i][j][1], s1, acc[i][j][1]);
-        acc[i][j][2] = fmaf(tmp[i][j][2], s0, acc[i][j][2]);
-        acc[i][j][3] = fmaf(tmp[i][j][3], s1, acc[i][j][3]);
-        tmp[i][j][0] = tmp[i][j][1] = tmp[i][j][2] = tmp[i][j][3] = 0.f;
+        acc[i][j][0] = fmaf(static_cast<float>(tmp[i][j][0]), s0, acc[i][j][0]);
+        acc[i][j][1] = fmaf(static_cast<float>(tmp[i][j][1]), s1, acc[i][j][1]);
+        acc[i][j][2] = fmaf(static_cast<float>(tmp[i][j][2]), s0, acc[i][j][2]);
+        acc[i][j][3] = fmaf(static_cast<float>(tmp[i][j][3]), s1, acc[i][j][3]);
+        tmp[i][j][0] = tmp[i][j][1] = tmp[i][j][2] = tmp[i][j][3] = Part(0);
       }
     }
     }  // kk

@@ -36,6 +36,7 @@ struct WgCfg {
   static constexpr bool kDoubleBuffer = DB;
   static constexpr bool kBlockScales = SC == Scaling::Block128;
   static constexpr bool kPreshuffledW = SC == Scaling::PerTokenPreshuffledW;
+  static_assert(!is_int8(SC), "the wgmma kernels are fp8 only");
   static constexpr int kConsumers = BM / 64;                 // consumer warpgroups
   static constexpr int kWarps = (kConsumers + 1) * 4;        // + one producer warpgroup
   static constexpr int kThreads = kWarps * 32;

@@ -25,21 +25,27 @@ ProblemKey key(Family f, int M, int N, int K, const char* dtype = "torch.float8_
   return ProblemKey{f, {std::to_string(M), std::to_string(N), std::to_string(K), dtype}};
 }
 
-bs::Scaling scaling_of(Family f) {
+bs::Scaling scaling_of(Family f, bool int8 = false) {
+  if (int8) return f == Family::A8W8 ? bs::Scaling::PerTokenI8 : bs::Scaling::PerTokenI8PreshuffledW;
   return f == Family::A8W8 ? bs::Scaling::PerToken : bs::Scaling::PerTokenPreshuffledW;
 }
 
 class GpuPerToken : public ::testing::TestWithParam<Family> {};
 
-TEST_P(GpuPerToken, NamesAreUniqueAcrossTheThreeTables) {
+TEST_P(GpuPerToken, NamesAreUniqueAcrossTheFiveTables) {
   std::set<std::string> names;
-  for (auto s : {bs::Scaling::Block128, bs::Scaling::PerToken, bs::Scaling::PerTokenPreshuffledW})
+  for (auto s : {bs::Scaling::Block128, bs::Scaling::PerToken, bs::Scaling::PerTokenPreshuffledW,
+                 bs::Scaling::PerTokenI8, bs::Scaling::PerTokenI8PreshuffledW})
     for (const auto& p : bs::instances(s)) {
       EXPECT_EQ(bs::instance_name(p), p.name);
       EXPECT_EQ(p.scaling, s) << p.name;
       EXPECT_TRUE(names.insert(p.name).second) << p.name;
     }
   EXPECT_GE(bs::instances(scaling_of(GetParam())).size(), 20u);
+  EXPECT_GE(bs::instances(scaling_of(GetParam(), true)).size(), 20u);
+  std::set<int> ids;  // kernelIds are unique within the family (the int8 table's are offset)
+  for (const auto& d : find_family_unit(GetParam(), BackendKind::Gpu)->describe())
+    EXPECT_TRUE(ids.insert(d.id).second) << d.name;
 }
 
 TEST_P(GpuPerToken, EveryInstanceMatchesTheReferenceOnRaggedShapes) {
@@ -56,8 +62,9 @@ TEST_P(GpuPerToken, EveryInstanceMatchesTheReferenceOnRaggedShapes) {
   protocol.rotate = 1;
   int passed = 0, not_supported = 0, vendor = 0;
   std::set<std::string> ran;
+  for (const char* dtype : {"torch.float8_e4m3fn", "torch.int8"})
   for (const auto& s : shapes) {
-    ProblemKey k = key(family, s[0], s[1], s[2]);
+    ProblemKey k = key(family, s[0], s[1], s[2], dtype);
     auto wl = unit.prepare(k, protocol, seed + static_cast<std::uint64_t>(s[0]), *backend);
     for (auto& inst : unit.instances(*backend)) {
       if (!inst->why_not(k).empty()) {
@@ -82,7 +89,8 @@ TEST_P(GpuPerToken, EveryInstanceMatchesTheReferenceOnRaggedShapes) {
   std::printf("%s: %d instance runs passed (%d cuBLASLt outer-vector), %d not supported, %zu distinct instances ran\n",
               std::string(family_name(family)).c_str(), passed, vendor, not_supported, ran.size());
   EXPECT_GT(passed, 0);
-  for (const auto& p : bs::instances(scaling_of(family))) EXPECT_TRUE(ran.count(p.name)) << p.name << " never ran";
+  for (bool int8 : {false, true})
+    for (const auto& p : bs::instances(scaling_of(family, int8))) EXPECT_TRUE(ran.count(p.name)) << p.name << " never ran";
 }
 
 // A row-major N that is not a multiple of 16 runs on the plain layout; the preshuffled one refuses it
@@ -92,15 +100,23 @@ TEST_P(GpuPerToken, RaggedNAndOtherDtypes) {
   const FamilyUnit& unit = *find_family_unit(family, BackendKind::Gpu);
   for (const auto& p : bs::instances(scaling_of(family))) {
     const char* why = bs::why_not(p, 37, 200, 640);
-    if (family == Family::A8W8Bpreshuffle) EXPECT_NE(why, nullptr) << p.name;
+    if (family == Family::A8W8Bpreshuffle) {
+      EXPECT_NE(why, nullptr) << p.name;
+    }
     EXPECT_NE(bs::why_not(p, 16, 256, 200), nullptr) << p.name << ": K % 128 != 0 must be refused";
   }
   if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
   auto backend = make_gpu_backend(0);
-  const ProblemKey int8 = key(family, 16, 256, 512, "torch.int8");
-  for (auto& inst : unit.instances(*backend)) EXPECT_NE(inst->why_not(int8).find("int8"), std::string::npos);
+  // MI300's fp8 (e4m3fnuz) runs on the CPU backend only; int8 keys have no vendor baseline.
+  const ProblemKey fnuz = key(family, 16, 256, 512, "torch.float8_e4m3fnuz");
+  for (auto& inst : unit.instances(*backend)) EXPECT_NE(inst->why_not(fnuz).find("e4m3fnuz"), std::string::npos);
   Protocol protocol;
-  EXPECT_THROW(unit.prepare(int8, protocol, 1, *backend), Error);
+  EXPECT_THROW(unit.prepare(fnuz, protocol, 1, *backend), Error);
+  const ProblemKey int8 = key(family, 16, 256, 512, "torch.int8");
+  for (auto& inst : unit.instances(*backend))
+    if (inst->desc().provider == Provider::Blaslt) {
+      EXPECT_NE(inst->why_not(int8).find("fp8 only"), std::string::npos);
+    }
   if (family == Family::A8W8Bpreshuffle) {
     EXPECT_THROW(unit.prepare(key(family, 37, 200, 640), protocol, 1, *backend), Error);
   } else {

@@ -34,31 +34,64 @@ namespace {
 // What differs between the three families.
 struct GpuGemmKind {
   Family family;
-  bs::Scaling scaling;
+  bs::Scaling scaling;       // fp8 e4m3fn keys
+  bs::Scaling int8_scaling;  // torch.int8 keys (the per-token families only)
   gpu::blaslt::Scaling vendor_scaling;
   bool block_scales() const { return scaling == bs::Scaling::Block128; }
   bool preshuffled() const { return scaling == bs::Scaling::PerTokenPreshuffledW; }
+  bool has_int8() const { return !block_scales(); }
 };
 
 GpuGemmKind kind_of(Family f) {
+  using S = bs::Scaling;
   switch (f) {
-    case Family::A8W8Blockscale: return {f, bs::Scaling::Block128, gpu::blaslt::Scaling::Block128};
-    case Family::A8W8: return {f, bs::Scaling::PerToken, gpu::blaslt::Scaling::OuterVector};
-    case Family::A8W8Bpreshuffle: return {f, bs::Scaling::PerTokenPreshuffledW, gpu::blaslt::Scaling::OuterVector};
+    case Family::A8W8Blockscale: return {f, S::Block128, S::Block128, gpu::blaslt::Scaling::Block128};
+    case Family::A8W8: return {f, S::PerToken, S::PerTokenI8, gpu::blaslt::Scaling::OuterVector};
+    case Family::A8W8Bpreshuffle:
+      return {f, S::PerTokenPreshuffledW, S::PerTokenI8PreshuffledW, gpu::blaslt::Scaling::OuterVector};
     default: break;
   }
   throw std::logic_error(fmt::format("no GPU GEMM unit for family {}", family_name(f)));
 }
 
-// a8w8 keys name their weight dtype; the GPU kernels take fp8 e4m3fn (the dtype of the H100/H200 and of
-// gfx950), so int8 and fnuz rows are left to the CPU backend.
-std::string dtype_why_not(const GpuGemmKind& kind, const ProblemKey& key) {
-  if (kind.block_scales()) return {};
+// kernelIds of the int8 tables' instances: their table index plus this.
+constexpr int kInt8IdBase = 1000;
+
+// a8w8 keys name their dtype: fp8 e4m3fn (the dtype of the H100/H200 and of gfx950) and int8 run on the
+// GPU, e4m3fnuz (MI300's) only on the CPU backend. Returns the key's dtype, or "" with `why` set.
+std::optional<QDtype> key_dtype(const GpuGemmKind& kind, const ProblemKey& key, std::string* why) {
+  if (kind.block_scales()) return QDtype::Fp8E4M3FN;
   const std::string d = key.get("q_dtype_w");
   const auto q = qdtype_from_string(d);
-  if (q && *q == QDtype::Fp8E4M3FN) return {};
-  return fmt::format("q_dtype_w {}: the GPU kernels take torch.float8_e4m3fn only (the CPU backend runs {})",
-                     d.empty() ? "(missing)" : d, d.empty() ? "every dtype" : d);
+  if (q && (*q == QDtype::Fp8E4M3FN || *q == QDtype::Int8)) return q;
+  if (why)
+    *why = fmt::format("q_dtype_w {}: the GPU kernels take torch.float8_e4m3fn and torch.int8 (the CPU backend runs {})",
+                       d.empty() ? "(missing)" : d, d.empty() ? "every dtype" : d);
+  return std::nullopt;
+}
+
+// Why an instance of `scaling`'s table cannot run the key's dtype ("" = it can).
+std::string dtype_why_not(const GpuGemmKind& kind, const ProblemKey& key, bs::Scaling scaling) {
+  std::string why;
+  const auto q = key_dtype(kind, key, &why);
+  if (!q) return why;
+  if ((*q == QDtype::Int8) != bs::is_int8(scaling))
+    return *q == QDtype::Int8 ? "an fp8 instance: this key is torch.int8" : "an int8 instance: this key is fp8";
+  return {};
+}
+
+bs::Scaling scaling_for(const GpuGemmKind& kind, const ProblemKey& key) {
+  const auto q = key_dtype(kind, key, nullptr);
+  return q && *q == QDtype::Int8 ? kind.int8_scaling : kind.scaling;
+}
+
+// The kernel instances of a family in describe() order: the fp8 table, then the int8 one.
+std::vector<bs::InstanceParams> kernel_params(const GpuGemmKind& kind) {
+  auto fp8 = bs::instances(kind.scaling);
+  std::vector<bs::InstanceParams> out(fp8.begin(), fp8.end());
+  if (kind.has_int8())
+    for (const auto& p : bs::instances(kind.int8_scaling)) out.push_back(p);
+  return out;
 }
 
 constexpr int kBlasltSlots = 8;       // blaslt_h0 .. blaslt_h7: the heuristic's i-th algorithm for the shape
@@ -90,7 +123,7 @@ class KernelInstance final : public Instance {
   KernelInstance(const GpuGemmKind& kind, const bs::InstanceParams& p, InstanceDesc d, int sm)
       : Instance(std::move(d)), kind_(kind), p_(p), sm_(sm) {}
   std::string why_not(const ProblemKey& key) const override {
-    if (std::string why = dtype_why_not(kind_, key); !why.empty()) return why;
+    if (std::string why = dtype_why_not(kind_, key, p_.scaling); !why.empty()) return why;
     GemmDims g = gemm_dims(key);
     const char* why = bs::why_not(p_, static_cast<int>(g.M), static_cast<int>(g.N), static_cast<int>(g.K), sm_);
     return why ? why : "";
@@ -113,7 +146,10 @@ class BlasltInstance final : public Instance {
  public:
   BlasltInstance(const GpuGemmKind& kind, int slot, InstanceDesc d) : Instance(std::move(d)), kind_(kind), slot_(slot) {}
   std::string why_not(const ProblemKey& key) const override {
-    if (std::string why = dtype_why_not(kind_, key); !why.empty()) return why;
+    std::string why;
+    const auto dtype = key_dtype(kind_, key, &why);
+    if (!dtype) return why;
+    if (*dtype == QDtype::Int8) return "cktune's cuBLASLt baseline is fp8 only (its outer-vector scale mode is an FP8 feature)";
     const auto& av = gpu::blaslt::available();
     if (!av.ok) return "cuBLASLt unavailable: " + av.reason;
     GemmDims g = gemm_dims(key);
@@ -141,9 +177,9 @@ class BlasltInstance final : public Instance {
 
 std::vector<InstanceDesc> descriptions(const GpuGemmKind& kind) {
   std::vector<InstanceDesc> out;
-  for (const auto& p : bs::instances(kind.scaling)) {
+  for (const auto& p : kernel_params(kind)) {
     InstanceDesc d;
-    d.id = p.id;
+    d.id = p.id + (bs::is_int8(p.scaling) ? kInt8IdBase : 0);
     d.name = p.name;
     d.family = kind.family;
     d.provider = Provider::Cktune;
@@ -183,7 +219,7 @@ class GpuGemmUnit final : public FamilyUnit {
     const int sm = static_cast<GpuBackend&>(backend).sm();
     std::vector<InstancePtr> out;
     auto descs = descriptions(kind_);
-    auto params = bs::instances(kind_.scaling);
+    auto params = kernel_params(kind_);
     for (size_t i = 0; i < descs.size(); ++i) {
       if (i < params.size()) out.push_back(std::make_unique<KernelInstance>(kind_, params[i], descs[i], sm));
       else out.push_back(std::make_unique<BlasltInstance>(kind_, static_cast<int>(i - params.size()), descs[i]));
@@ -195,8 +231,8 @@ class GpuGemmUnit final : public FamilyUnit {
     GemmDims g = gemm_dims(key);
     const int sm = static_cast<const GpuBackend&>(backend).sm();
     int i = bs::default_instance(static_cast<int>(g.M), static_cast<int>(g.N), static_cast<int>(g.K),
-                                 backend.device().cu_num, sm, kind_.scaling);
-    return bs::instances(kind_.scaling)[static_cast<size_t>(i)].name;
+                                 backend.device().cu_num, sm, scaling_for(kind_, key));
+    return bs::instances(scaling_for(kind_, key))[static_cast<size_t>(i)].name;
   }
   std::string baseline_instance(const ProblemKey&, const Backend&) const override {
     return gpu::blaslt::available().ok ? blaslt_name(0) : std::string();
@@ -207,7 +243,10 @@ class GpuGemmUnit final : public FamilyUnit {
     auto& backend = static_cast<GpuBackend&>(backend_base);
     GemmDims g = gemm_dims(key);
     if (kind_.block_scales() && g.K % 128 != 0) throw Error(fmt::format("K={} is not a multiple of 128", g.K));
-    if (std::string why = dtype_why_not(kind_, key); !why.empty()) throw Error(why);
+    std::string why_dtype;
+    const auto dtype = key_dtype(kind_, key, &why_dtype);
+    if (!dtype) throw Error(why_dtype);
+    const bs::Scaling scaling = scaling_for(kind_, key);
     if (kind_.preshuffled() && !can_preshuffle(g.N, g.K))
       throw Error(fmt::format("N={} K={}: the preshuffled weight layout needs N % 16 == 0 and K % 32 == 0", g.N, g.K));
     auto wl = std::make_unique<GpuGemmWorkload>();
@@ -216,7 +255,7 @@ class GpuGemmUnit final : public FamilyUnit {
     wl->N = static_cast<int>(g.N);
     wl->K = static_cast<int>(g.K);
     gpu::GpuStream& stream = backend.stream();
-    if (gpu::blaslt::available().ok)
+    if (gpu::blaslt::available().ok && *dtype != QDtype::Int8)
       wl->plan = gpu::blaslt::Plan::create(wl->M, wl->N, wl->K, kBlasltSlots, kind_.vendor_scaling);
     wl->m_alloc = wl->plan ? std::max(wl->M, wl->plan->padded_m()) : wl->M;
 
@@ -237,7 +276,7 @@ class GpuGemmUnit final : public FamilyUnit {
       wq_host = bin->wq;
       ws_host = bin->w_scale;
     } else {
-      pin = make_ptpc_inputs(wl->M, wl->N, wl->K, QDtype::Fp8E4M3FN, seed * 1000003ull);
+      pin = make_ptpc_inputs(wl->M, wl->N, wl->K, *dtype, seed * 1000003ull);
       std::memcpy(xq_host.data(), pin->xq.data(), pin->xq.size());
       xs_host.assign(static_cast<size_t>(wl->m_alloc), 1.0f);
       std::memcpy(xs_host.data(), pin->x_scale.data(), pin->x_scale.size() * 4);
@@ -268,7 +307,7 @@ class GpuGemmUnit final : public FamilyUnit {
     }
     wl->y.emplace(backend, static_cast<size_t>(wl->M) * g.N, static_cast<size_t>(wl->m_alloc) * g.N);
     size_t scratch = 0;
-    for (const auto& p : bs::instances(kind_.scaling))
+    for (const auto& p : bs::instances(scaling))
       if (!bs::why_not(p, wl->M, wl->N, wl->K, backend.sm()))
         scratch = std::max(scratch, bs::workspace_bytes(p, wl->M, wl->N, wl->K));
     wl->scratch = gpu::DeviceBuffer(std::max<size_t>(scratch, 256));
