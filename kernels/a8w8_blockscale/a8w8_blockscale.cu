@@ -14,66 +14,10 @@ namespace {
 // The macros of launch.cuh build entries of this scaling.
 constexpr Scaling SC = Scaling::Block128;
 
-// Order is the id: append only once tuned tables exist (ids and names are stored in them).
-const std::array kTable = {
-    // Decode (M <= 8): weights stream through narrow W tiles, K split across CTAs.
-    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 1),
-    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 4),
-    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 8),
-    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 16),
-    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 2),
-    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 4),
-    CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 8),
-    CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 4),
-    CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 8),
-    // Small M (<= 16).
-    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 1),
-    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 4),
-    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 8),
-    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 16),
-    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 2),
-    CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 4),
-    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 1, 2),
-    CKTUNE_MMA(16, 128, 8, 1, 1, 4, 1, 4),
-    // Medium M on the warp MMA.
-    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 1),
-    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 4),
-    CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 8),
-    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 1),
-    CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 2),
-    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 1),
-    CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 2),
-    // Large tiles on the warp MMA: the prefill path where wgmma cannot run (pre-Hopper).
-    CKTUNE_MMA(128, 128, 2, 4, 1, 3, 1, 1),
-    CKTUNE_MMA(128, 128, 2, 4, 1, 3, 1, 2),
-    // wgmma + TMA, warp-specialised: prefill, and medium M with split-K.
-    CKTUNE_WGMMA(128, 128, 4, 1),
-    CKTUNE_WGMMA(128, 128, 4, 2),
-    CKTUNE_WGMMA(128, 128, 5, 1),
-    CKTUNE_WGMMA(128, 64, 6, 1),
-    CKTUNE_WGMMA(128, 64, 6, 2),
-    CKTUNE_WGMMA(64, 128, 6, 1),
-    CKTUNE_WGMMA(64, 128, 6, 2),
-    CKTUNE_WGMMA(64, 128, 6, 4),
-    CKTUNE_WGMMA(64, 64, 8, 1),
-    CKTUNE_WGMMA(64, 64, 8, 2),
-    CKTUNE_WGMMA(64, 64, 8, 4),
-    // Same, with two partial tiles in flight per warpgroup (ptxas serialises these; measured, kept
-    // as candidates: see docs/perf/gpu_gemm.md).
-    CKTUNE_WGMMA_DB(128, 128, 4, 1),
-    CKTUNE_WGMMA_DB(64, 128, 6, 1),
-    // Persistent (one CTA per SM walks the tiles), TMA-store epilogue: prefill.
-    CKTUNE_WGMMA_P(128, 128, 4),
-    CKTUNE_WGMMA_P(128, 128, 5),
-    CKTUNE_WGMMA_P(128, 64, 6),
-    CKTUNE_WGMMA_P(64, 128, 6),
-    CKTUNE_WGMMA_P(64, 64, 8),
-    // Persistent, k-blocks in pairs: one block's promotion overlaps the next block's wgmma.
-    CKTUNE_WGMMA_P_DB(128, 128, 4),
-    CKTUNE_WGMMA_P_DB(128, 128, 5),
-    CKTUNE_WGMMA_P_DB(128, 64, 6),
-    CKTUNE_WGMMA_P_DB(64, 128, 6),
-};
+// Order is the id: append only once tuned tables exist (ids and names are stored in them). The rows are
+// the lists of launch.cuh, in the order the table had when its ids were first written.
+const std::array kTable = {CKTUNE_MMA_ROWS, CKTUNE_WGMMA_ROWS, CKTUNE_WGMMA_DB_ROWS, CKTUNE_WGMMA_P_ROWS,
+                           CKTUNE_WGMMA_P_DB_ROWS};
 #undef CKTUNE_MMA
 #undef CKTUNE_WGMMA
 #undef CKTUNE_WGMMA_P

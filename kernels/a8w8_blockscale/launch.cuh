@@ -120,6 +120,79 @@ struct Entry {
                        detail::WgCfg<BM, BN, ST, true, SC>::kWarps, 1, 90, SC},                              \
         &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, true, SC>>}
 
+// The rows the tables are built from (each table defines SC, the Scaling its macros build entries for).
+// Warp MMA, split-K (every table): decode M <= 8 (narrow W tiles, K split across CTAs: n64 k128 sk
+// 1/4/8/16, k256 sk 2/4/8, n32 k512 with two K-warps sk 4/8), M <= 16 (n64 k128 sk 1/4/8/16, k256 sk 2/4,
+// n128 sk 2/4), medium M (m32 n64 sk 1/4/8, m32 n128 two K-warps sk 1/2, m64 n128 sk 1/2) and 128x128
+// tiles (sk 1/2), the prefill path where wgmma cannot run (pre-Hopper).
+#define CKTUNE_MMA_ROWS \
+  CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 1), \
+  CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 4), \
+  CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 8), \
+  CKTUNE_MMA(8, 64, 4, 1, 1, 4, 1, 16), \
+  CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 2), \
+  CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 4), \
+  CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 8), \
+  CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 4), \
+  CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 8), \
+  CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 1), \
+  CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 4), \
+  CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 8), \
+  CKTUNE_MMA(16, 64, 4, 1, 1, 4, 1, 16), \
+  CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 2), \
+  CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 4), \
+  CKTUNE_MMA(16, 128, 8, 1, 1, 4, 1, 2), \
+  CKTUNE_MMA(16, 128, 8, 1, 1, 4, 1, 4), \
+  CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 1), \
+  CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 4), \
+  CKTUNE_MMA(32, 64, 4, 1, 1, 4, 1, 8), \
+  CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 1), \
+  CKTUNE_MMA(32, 128, 4, 1, 2, 4, 1, 2), \
+  CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 1), \
+  CKTUNE_MMA(64, 128, 4, 2, 1, 4, 1, 2), \
+  CKTUNE_MMA(128, 128, 2, 4, 1, 3, 1, 1), \
+  CKTUNE_MMA(128, 128, 2, 4, 1, 3, 1, 2)
+
+// wgmma + TMA, warp-specialised grid kernels: prefill, and medium M with split-K.
+#define CKTUNE_WGMMA_ROWS \
+  CKTUNE_WGMMA(128, 128, 4, 1), \
+  CKTUNE_WGMMA(128, 128, 4, 2), \
+  CKTUNE_WGMMA(128, 128, 5, 1), \
+  CKTUNE_WGMMA(128, 64, 6, 1), \
+  CKTUNE_WGMMA(128, 64, 6, 2), \
+  CKTUNE_WGMMA(64, 128, 6, 1), \
+  CKTUNE_WGMMA(64, 128, 6, 2), \
+  CKTUNE_WGMMA(64, 128, 6, 4), \
+  CKTUNE_WGMMA(64, 64, 8, 1), \
+  CKTUNE_WGMMA(64, 64, 8, 2), \
+  CKTUNE_WGMMA(64, 64, 8, 4)
+
+// The grid kernels with k-blocks in pairs (two partial tiles in flight).
+#define CKTUNE_WGMMA_DB_ROWS \
+  CKTUNE_WGMMA_DB(128, 128, 4, 1), \
+  CKTUNE_WGMMA_DB(64, 128, 6, 1)
+
+// Persistent (one CTA per SM walks the tiles), TMA-store epilogue: prefill.
+#define CKTUNE_WGMMA_P_ROWS \
+  CKTUNE_WGMMA_P(128, 128, 4), \
+  CKTUNE_WGMMA_P(128, 128, 5), \
+  CKTUNE_WGMMA_P(128, 64, 6), \
+  CKTUNE_WGMMA_P(64, 128, 6), \
+  CKTUNE_WGMMA_P(64, 64, 8)
+
+// Persistent, k-blocks in pairs: one block's promotion overlaps the next block's wgmma.
+#define CKTUNE_WGMMA_P_DB_ROWS \
+  CKTUNE_WGMMA_P_DB(128, 128, 4), \
+  CKTUNE_WGMMA_P_DB(128, 128, 5), \
+  CKTUNE_WGMMA_P_DB(128, 64, 6), \
+  CKTUNE_WGMMA_P_DB(64, 128, 6)
+
+// N tiles of 192: per-token tables only (block scales need BN | 128, one weight scale per tile).
+#define CKTUNE_WGMMA_N192_ROWS \
+  CKTUNE_WGMMA(128, 192, 4, 1), \
+  CKTUNE_WGMMA_P(128, 192, 4), \
+  CKTUNE_WGMMA_P(64, 192, 6)
+
 // One table: the entries of one Scaling, ids assigned in order, names built from the parameters.
 template <size_t N>
 struct Table {

@@ -14,6 +14,7 @@
 #include "cktune/gpu/device.hpp"
 #include "backends/gpu_backend.hpp"
 #include "kernels/a8w8_blockscale/a8w8_blockscale.hpp"
+#include "gemm_checks.hpp"
 
 namespace cktune {
 namespace {
@@ -54,37 +55,15 @@ TEST(GpuBlockscale, EveryInstanceMatchesTheReferenceOnRaggedShapes) {
       static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
   const int shapes[][3] = {{1, 2112, 7168}, {17, 200, 512}, {130, 2112, 1024}, {333, 576, 2048}, {1000, 4096, 512}};
-  Protocol protocol;
-  protocol.rotate = 1;
-  int passed = 0, not_supported = 0;
-  std::set<std::string> ran;
-  for (const auto& s : shapes) {
-    ProblemKey k = key(s[0], s[1], s[2]);
-    auto wl = unit.prepare(k, protocol, seed + static_cast<std::uint64_t>(s[0]), *backend);
-    for (auto& inst : unit.instances(*backend)) {
-      if (!inst->why_not(k).empty()) {
-        ++not_supported;
-        continue;
-      }
-      CheckResult r;
-      try {
-        r = run_and_check(*inst, *wl, Tolerance::gemm());
-      } catch (const NotSupportedError&) {
-        ++not_supported;  // a cuBLASLt heuristic slot the library left empty for this shape
-        continue;
-      }
-      EXPECT_EQ(r.verdict, Verdict::Passed) << inst->desc().name << " on " << k.to_string() << ": " << r.reason;
-      if (r.verdict == Verdict::Passed) {
-        ++passed;
-        ran.insert(inst->desc().name);
-      }
-    }
-  }
-  std::printf("%d instance runs passed, %d not supported, %zu distinct instances ran\n", passed, not_supported,
-              ran.size());
-  EXPECT_GT(passed, 0);
+  testing::InstanceRuns runs;
+  for (const auto& s : shapes)
+    testing::run_every_instance(unit, *backend, key(s[0], s[1], s[2]), seed + static_cast<std::uint64_t>(s[0]), runs);
+  std::printf("%d instance runs passed, %d not supported, %zu distinct instances ran\n", runs.passed,
+              runs.not_supported, runs.ran.size());
+  EXPECT_GT(runs.passed, 0);
   // Every cktune instance must have run (and passed) on at least one of the shapes.
-  for (const auto& p : kernels::a8w8_blockscale::instances()) EXPECT_TRUE(ran.count(p.name)) << p.name << " never ran";
+  for (const auto& p : kernels::a8w8_blockscale::instances())
+    EXPECT_TRUE(runs.ran.count(p.name)) << p.name << " never ran";
 }
 
 // The history bug of 2026-11 (docs/perf.md): split-K kernels keep tile counters in their scratch, and

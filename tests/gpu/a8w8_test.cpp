@@ -15,6 +15,7 @@
 #include "cktune/gpu/device.hpp"
 #include "backends/gpu_backend.hpp"
 #include "kernels/a8w8_blockscale/a8w8_blockscale.hpp"
+#include "gemm_checks.hpp"
 
 namespace cktune {
 namespace {
@@ -58,39 +59,17 @@ TEST_P(GpuPerToken, EveryInstanceMatchesTheReferenceOnRaggedShapes) {
   std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
   // N % 16 == 0 for the preshuffled layout; M and N ragged against every tile; K from one to 56 stages.
   const int shapes[][3] = {{1, 2112, 7168}, {17, 208, 512}, {130, 2112, 1024}, {333, 576, 2048}, {1000, 4096, 640}};
-  Protocol protocol;
-  protocol.rotate = 1;
-  int passed = 0, not_supported = 0, vendor = 0;
-  std::set<std::string> ran;
+  testing::InstanceRuns runs;
   for (const char* dtype : {"torch.float8_e4m3fn", "torch.int8"})
-  for (const auto& s : shapes) {
-    ProblemKey k = key(family, s[0], s[1], s[2], dtype);
-    auto wl = unit.prepare(k, protocol, seed + static_cast<std::uint64_t>(s[0]), *backend);
-    for (auto& inst : unit.instances(*backend)) {
-      if (!inst->why_not(k).empty()) {
-        ++not_supported;
-        continue;
-      }
-      CheckResult r;
-      try {
-        r = run_and_check(*inst, *wl, Tolerance::gemm());
-      } catch (const NotSupportedError&) {
-        ++not_supported;  // a cuBLASLt heuristic slot the library left empty for this shape
-        continue;
-      }
-      EXPECT_EQ(r.verdict, Verdict::Passed) << inst->desc().name << " on " << k.to_string() << ": " << r.reason;
-      if (r.verdict == Verdict::Passed) {
-        ++passed;
-        ran.insert(inst->desc().name);
-        if (inst->desc().provider == Provider::Blaslt) ++vendor;
-      }
-    }
-  }
+    for (const auto& s : shapes)
+      testing::run_every_instance(unit, *backend, key(family, s[0], s[1], s[2], dtype),
+                                  seed + static_cast<std::uint64_t>(s[0]), runs);
   std::printf("%s: %d instance runs passed (%d cuBLASLt outer-vector), %d not supported, %zu distinct instances ran\n",
-              std::string(family_name(family)).c_str(), passed, vendor, not_supported, ran.size());
-  EXPECT_GT(passed, 0);
+              std::string(family_name(family)).c_str(), runs.passed, runs.vendor, runs.not_supported, runs.ran.size());
+  EXPECT_GT(runs.passed, 0);
   for (bool int8 : {false, true})
-    for (const auto& p : bs::instances(scaling_of(family, int8))) EXPECT_TRUE(ran.count(p.name)) << p.name << " never ran";
+    for (const auto& p : bs::instances(scaling_of(family, int8)))
+      EXPECT_TRUE(runs.ran.count(p.name)) << p.name << " never ran";
 }
 
 // A row-major N that is not a multiple of 16 runs on the plain layout; the preshuffled one refuses it
