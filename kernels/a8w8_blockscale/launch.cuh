@@ -193,6 +193,15 @@ struct Entry {
   CKTUNE_WGMMA_P(128, 192, 4), \
   CKTUNE_WGMMA_P(64, 192, 6)
 
+// Warp MMA for latency-bound decode (small K, few CTAs): a whole 256- or 512-K slice a stage, so that
+// a short K is in flight at once, and 32-wide N tiles for twice the CTAs. Per-token tables only (appended
+// after their first ids were written).
+#define CKTUNE_MMA_LATENCY_ROWS \
+  CKTUNE_MMA(8, 64, 4, 1, 1, 4, 2, 1), \
+  CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 1), \
+  CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 1), \
+  CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 2)
+
 // One table: the entries of one Scaling, ids assigned in order, names built from the parameters.
 template <size_t N>
 struct Table {

@@ -58,7 +58,7 @@ GpuGemmKind kind_of(Family f) {
 constexpr int kInt8IdBase = 1000;
 
 // a8w8 keys name their dtype: fp8 e4m3fn (the dtype of the H100/H200 and of gfx950) and int8 run on the
-// GPU, e4m3fnuz (MI300's) only on the CPU backend. Returns the key's dtype, or "" with `why` set.
+// GPU, e4m3fnuz (MI300's) only on the CPU backend. Returns the key's dtype, or nullopt with `why` set.
 std::optional<QDtype> key_dtype(const GpuGemmKind& kind, const ProblemKey& key, std::string* why) {
   if (kind.block_scales()) return QDtype::Fp8E4M3FN;
   const std::string d = key.get("q_dtype_w");
