@@ -122,13 +122,10 @@ void TuneOptions::validate() const {
   }
 }
 
-namespace {
-
-// The candidates a job evaluates: every instance of the family that the filters keep.
-std::vector<InstanceDesc> select_candidates(const TuneOptions& o, BackendKind backend, Family family) {
+std::vector<InstanceDesc> filter_candidates(std::vector<InstanceDesc> all, const TuneOptions& o) {
   std::vector<InstanceDesc> out;
   NameFilter filter(o.kernels);
-  for (auto& d : list_instances(backend, family, o.include_test_instances)) {
+  for (auto& d : all) {
     if (d.baseline_only) continue;
     if (!o.split_k && d.split_k > 1) continue;
     const std::string lt(to_string(d.provider));
@@ -139,6 +136,12 @@ std::vector<InstanceDesc> select_candidates(const TuneOptions& o, BackendKind ba
     out.push_back(std::move(d));
   }
   return out;
+}
+
+namespace {
+
+std::vector<InstanceDesc> select_candidates(const TuneOptions& o, BackendKind backend, Family family) {
+  return filter_candidates(list_instances(backend, family, o.include_test_instances), o);
 }
 
 std::string describe_failures(const std::vector<CandidateResult>& results) {

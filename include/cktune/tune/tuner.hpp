@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cktune/engine/instance.hpp"
 #include "cktune/engine/job.hpp"
 #include "cktune/engine/options.hpp"
 #include "cktune/formats/family.hpp"
@@ -64,6 +65,11 @@ TuneSummary run_tune(const TuneOptions& options);
 // (descending) then key text, and each goes to the shard with the least total cost so far (ties to the
 // lowest shard number), so every shard sees the same assignment.
 std::vector<ProblemKey> shard_keys(const std::vector<ProblemKey>& keys, const std::string& shard);
+
+// The candidates a job evaluates, from a family's instance descriptions: every one the filters keep
+// (--no-splitK, --libtype, --kernels), never a baseline-only instance (bench's vendor baseline on a
+// layout the family's tables cannot hand it).
+std::vector<InstanceDesc> filter_candidates(std::vector<InstanceDesc> all, const TuneOptions& o);
 
 // Which candidates may win a row. A table for an AMD gfx is AITER's (aiter::is_amd_gfx): only kernels
 // AITER can build may be named there; the others are still timed and reported for comparison.

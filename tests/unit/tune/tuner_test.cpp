@@ -116,6 +116,37 @@ TEST(PickWinner, AnAiterTableNamesOnlyKernelsAiterCanBuild) {
   EXPECT_FALSE(aiter_can_load(Provider::Cktune) || aiter_can_load(Provider::CktuneCpu) || aiter_can_load(Provider::Blaslt));
 }
 
+// A baseline-only instance (a8w8_bpreshuffle's cuBLASLt on row-major weights) is bench's baseline and never
+// a tune candidate, whatever the filters; the other filters still apply.
+TEST(FilterCandidates, BaselineOnlyNeverAndTheFiltersStillApply) {
+  auto desc = [](std::string name, Provider p, int split_k, bool baseline_only) {
+    InstanceDesc d;
+    d.name = std::move(name);
+    d.provider = p;
+    d.split_k = split_k;
+    d.baseline_only = baseline_only;
+    return d;
+  };
+  const std::vector<InstanceDesc> all = {desc("ptps_mma_a", Provider::Cktune, 1, false),
+                                         desc("ptps_mma_b", Provider::Cktune, 4, false),
+                                         desc("blaslt_h0", Provider::Blaslt, 1, true)};
+  auto names = [](const std::vector<InstanceDesc>& v) {
+    std::vector<std::string> n;
+    for (const auto& d : v) n.push_back(d.name);
+    return n;
+  };
+  TuneOptions o;
+  EXPECT_EQ(names(filter_candidates(all, o)), (std::vector<std::string>{"ptps_mma_a", "ptps_mma_b"}));
+  o.libtypes = {"blaslt"};
+  EXPECT_TRUE(filter_candidates(all, o).empty());
+  o.libtypes = {"all"};
+  o.split_k = false;
+  EXPECT_EQ(names(filter_candidates(all, o)), (std::vector<std::string>{"ptps_mma_a"}));
+  o.split_k = true;
+  o.kernels = "_b$";
+  EXPECT_EQ(names(filter_candidates(all, o)), (std::vector<std::string>{"ptps_mma_b"}));
+}
+
 std::vector<ProblemKey> gemm_keys(int n) {
   std::vector<ProblemKey> keys;
   for (int i = 0; i < n; ++i) {
