@@ -5,7 +5,8 @@
 # noise (no improved, no regressed). The protocol gives each measurement a spread to judge by
 # (--min-time-ms: each median comes from at least 150 ms of launches, so a neighbour's burst lands
 # inside the p10..p90 rather than between the runs). A loaded machine can still change between two
-# runs (a build starting next to us); then the pair is measured once more and that pair must be clean.
+# runs (a build starting next to us); then the next pair is measured, up to three pairs, one of which
+# must be clean.
 # Usage: bench_twice.sh <cktune-binary> <tests/data>
 # ctest: run serial
 set -uo pipefail
@@ -29,16 +30,22 @@ import json, sys
 s = json.load(sys.stdin)["summary"]
 print(s["improved"], s["regressed"], s["within_noise"], s["not_measured"])'; }
 
+# Up to three consecutive pairs (a b, b c, c d): one clean pair passes. A 2-vCPU CI machine shared with
+# other guests shifts a shape by 10-15% between runs now and then (seen: one shape in one pair, the next
+# pair clean or off on another shape); a real difference between two runs of one table would show in
+# every pair.
 bench a.csv
-bench b.csv
-c=$(counts a.csv b.csv) || fail "compare a b failed"
-if [ "$c" != "0 0 4 0" ]; then
-  echo "note: first pair $c (improved regressed within_noise not_measured); the machine changed between runs? once more"
-  "$BIN" compare a.csv b.csv 2>&1 | sed -n '1,12p'
-  bench c.csv
-  c=$(counts b.csv c.csv) || fail "compare b c failed"
-  [ "$c" = "0 0 4 0" ] || { "$BIN" compare b.csv c.csv; fail "two benches of the same table: $c (want 0 0 4 0)"; }
-fi
+prev=a.csv
+c=""
+for next in b.csv c.csv d.csv; do
+  bench "$next"
+  c=$(counts "$prev" "$next") || fail "compare $prev $next failed"
+  [ "$c" = "0 0 4 0" ] && break
+  echo "note: pair $prev $next: $c (improved regressed within_noise not_measured); the machine changed between runs?"
+  "$BIN" compare "$prev" "$next" 2>&1 | sed -n '8,14p'
+  prev=$next
+done
+[ "$c" = "0 0 4 0" ] || fail "two benches of the same table, three pairs in a row: last $c (want 0 0 4 0)"
 # Both runs dispatched the table's kernels, and the text output says so in words.
 n=$(awk -F, 'NR > 1 && $7 == "dispatch" && $8 == "tuned" && $21 == "passed"' a.csv | wc -l)
 [ "$n" -eq 4 ] || fail "a.csv: $n passed tuned dispatch rows, want 4"
