@@ -198,7 +198,7 @@ void retime_near_ties(Backend& backend, InstanceCache& cache, const Job& job, Wo
   round.warmup = std::max(1, job.protocol.warmup / 2);
   round.iters = std::max(5, job.protocol.iters / job.retime_rounds);
   round.min_time_ms = job.protocol.min_time_ms / job.retime_rounds;
-  std::vector<std::vector<double>> medians(near.size()), p10s(near.size()), p90s(near.size()), mins(near.size());
+  std::vector<std::vector<Measurement>> rounds(near.size());
   for (int rnd = 0; rnd < job.retime_rounds; ++rnd) {
     for (size_t j = 0; j < near.size(); ++j) {
       CandidateResult& r = results[near[j]];
@@ -212,23 +212,17 @@ void retime_near_ties(Backend& backend, InstanceCache& cache, const Job& job, Wo
         r.reason = probe.reason;
         continue;
       }
-      medians[j].push_back(probe.time.median_us);
-      p10s[j].push_back(probe.time.p10_us);
-      p90s[j].push_back(probe.time.p90_us);
-      mins[j].push_back(probe.time.min_us);
+      rounds[j].push_back(probe.time);
     }
   }
   for (size_t j = 0; j < near.size(); ++j) {
     CandidateResult& r = results[near[j]];
-    if (r.verdict != Verdict::Passed || medians[j].empty()) continue;
+    if (r.verdict != Verdict::Passed || rounds[j].empty()) continue;
     r.first_median_us = r.time.median_us;
-    r.time.median_us = percentile(medians[j], 0.5);
     // The spread goes with the median: the rounds' typical p10..p90 (and their min), not the first
     // timing's, which ran before the others and may have seen other load (compare's noise rule pairs
-    // the median with this interval).
-    r.time.p10_us = std::min(percentile(p10s[j], 0.5), r.time.median_us);
-    r.time.p90_us = std::max(percentile(p90s[j], 0.5), r.time.median_us);
-    r.time.min_us = *std::min_element(mins[j].begin(), mins[j].end());
+    // the median with this interval). The rounds' iterations are what the row reports.
+    r.time = combine_timings(rounds[j]);
     r.retimed = true;
   }
 }

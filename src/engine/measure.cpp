@@ -28,6 +28,28 @@ double percentile(std::vector<double> samples, double p) {
   return samples[lo] + (samples[hi] - samples[lo]) * frac;
 }
 
+Measurement combine_timings(const std::vector<Measurement>& parts) {
+  if (parts.empty()) throw Error("combine_timings: no timings to combine");
+  std::vector<double> medians, p10s, p90s;
+  Measurement c;
+  c.min_us = parts.front().min_us;
+  c.sets = parts.front().sets;
+  double weighted = 0;
+  for (const auto& m : parts) {
+    medians.push_back(m.median_us);
+    p10s.push_back(m.p10_us);
+    p90s.push_back(m.p90_us);
+    c.min_us = std::min(c.min_us, m.min_us);
+    c.iters += m.iters;
+    weighted += m.mean_us * static_cast<double>(m.iters);
+  }
+  c.median_us = percentile(medians, 0.5);
+  c.p10_us = std::min(percentile(p10s, 0.5), c.median_us);
+  c.p90_us = std::max(percentile(p90s, 0.5), c.median_us);
+  c.mean_us = c.iters > 0 ? weighted / static_cast<double>(c.iters) : percentile(medians, 0.5);
+  return c;
+}
+
 Measurement measure(Instance& instance, Workload& workload, Timer& timer, const Protocol& protocol) {
   const int sets = std::max(1, workload.sets());
   // Warm-up: module load, caches, clocks. Rotation continues across warm-up and timing so that the

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "cktune/core/error.hpp"
 #include "cktune/engine/instance.hpp"
 #include "cktune/engine/workload.hpp"
 
@@ -125,6 +126,46 @@ TEST(Protocol, DescribeNamesEverything) {
   EXPECT_EQ(p.describe(4), "timer=steady_clock;warmup=1;iters=3;min_time_ms=0;rotate=4;stat=median;seed=9");
   p.timer.clear();
   EXPECT_NE(p.describe(1).find("timer=unknown"), std::string::npos);
+}
+
+Measurement timing(double median, double p10, double p90, double min, int iters, double mean) {
+  Measurement m;
+  m.median_us = median;
+  m.p10_us = p10;
+  m.p90_us = p90;
+  m.min_us = min;
+  m.iters = iters;
+  m.mean_us = mean;
+  m.sets = 4;
+  return m;
+}
+
+TEST(CombineTimings, OneBurstMovesTheMedianLittle) {
+  // Three parts of one kernel's timing; the second ran during a neighbour's burst (24% slower, tight).
+  std::vector<Measurement> parts = {timing(1120, 1100, 1150, 1090, 50, 1125), timing(1390, 1370, 1420, 1360, 40, 1395),
+                                    timing(1130, 1105, 1160, 1095, 50, 1132)};
+  Measurement c = combine_timings(parts);
+  EXPECT_DOUBLE_EQ(c.median_us, 1130);  // the median of the medians, not their mean (1213)
+  EXPECT_DOUBLE_EQ(c.p10_us, 1105);     // the typical bounds
+  EXPECT_DOUBLE_EQ(c.p90_us, 1160);
+  EXPECT_DOUBLE_EQ(c.min_us, 1090);
+  EXPECT_EQ(c.iters, 140);
+  EXPECT_NEAR(c.mean_us, (1125.0 * 50 + 1395.0 * 40 + 1132.0 * 50) / 140, 1e-9);
+  EXPECT_EQ(c.sets, 4);
+}
+
+TEST(CombineTimings, TheIntervalAlwaysHoldsTheMedian) {
+  // Medians that sit outside the parts' typical bounds (each part tight, the parts apart).
+  Measurement c = combine_timings({timing(10, 9.9, 10.1, 9.8, 5, 10), timing(20, 19.9, 20.1, 19.8, 5, 20),
+                                   timing(30, 29.9, 30.1, 29.8, 5, 30), timing(40, 39.9, 40.1, 39.8, 5, 40)});
+  EXPECT_DOUBLE_EQ(c.median_us, 25);
+  EXPECT_LE(c.p10_us, c.median_us);
+  EXPECT_GE(c.p90_us, c.median_us);
+  Measurement one = combine_timings({timing(7, 6, 8, 5, 3, 7)});
+  EXPECT_DOUBLE_EQ(one.median_us, 7);
+  EXPECT_DOUBLE_EQ(one.p10_us, 6);
+  EXPECT_DOUBLE_EQ(one.p90_us, 8);
+  EXPECT_THROW(combine_timings({}), Error);
 }
 
 }  // namespace
