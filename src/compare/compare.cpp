@@ -261,6 +261,15 @@ double spread_pct(double lo, double hi, double median) {
   return 100.0 * (hi - lo) / median;
 }
 
+std::string runs_text(const Comparison& c) {
+  if (!c.separate_runs)
+    return fmt::format("one run: both sides are rows of {}, timed next to each other shape by shape, so a "
+                       "change of the machine between runs does not enter", c.before_info.path);
+  return "two separate runs: each p10..p90 is measured inside its own run and cannot show a machine that "
+         "changed between them (docs/reliability.md); `cktune bench --config NEW.csv --against OLD.csv` "
+         "measures both in one run, interleaved";
+}
+
 std::string noise_rule_text(const CompareOptions& o) {
   return fmt::format(
       "improved / regressed: the {} speedup is beyond ±{}% AND the p10..p90 intervals of the two runs do not "
@@ -354,6 +363,7 @@ Comparison compare(CompareInput before, CompareInput after, const CompareOptions
   c.options = options;
   auto b = index_rows(before, options, c.warnings);
   auto a = index_rows(after, options, c.warnings);
+  c.separate_runs = before.path != after.path;
   c.before_info = CompareInput{before.path, before.format, {}};
   c.after_info = CompareInput{after.path, after.format, {}};
 

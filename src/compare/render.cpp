@@ -120,6 +120,7 @@ std::string render_comparison_text(const Comparison& c) {
                      m == Metric::Us ? "before/after" : "after/before", to_string(c.options.role),
                      c.options.backend.empty() ? "" : fmt::format(" of backend {}", c.options.backend));
   out += fmt::format("rule: {}\n", noise_rule_text(c.options));
+  out += fmt::format("runs: {}\n", runs_text(c));
   out += "noise column: p10..p90 width / median of before and after\n";
 
   const std::string unit = m == Metric::Us ? "us" : "TFLOPS";
@@ -257,6 +258,8 @@ nlohmann::json comparison_json(const Comparison& c) {
   j["speedup"] = c.options.metric == Metric::Us ? "before/after" : "after/before";
   j["threshold_pct"] = c.options.threshold_pct;
   j["rule"] = noise_rule_text(c.options);
+  j["separate_runs"] = c.separate_runs;
+  j["runs"] = runs_text(c);
   j["role"] = to_string(c.options.role);
   j["backend"] = c.options.backend;
   j["summary"] = stats_json(c.overall);

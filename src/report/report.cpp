@@ -288,6 +288,7 @@ void settings_section(Layout& L, const CompareInput& before, const CompareInput&
     items.push_back(fmt::format("protocol (before): `{}`", p));
   for (const auto& p : distinct(after.rows, [](const ResultRow& x) { return x.protocol; }))
     items.push_back(fmt::format("protocol (after): `{}`", p));
+  const bool any_protocol = !items.empty();
   std::vector<std::string> seeds = distinct(after.rows, [](const ResultRow& x) {
     return x.protocol.empty() && x.version.empty() ? std::string() : std::to_string(x.seed);
   });
@@ -300,7 +301,8 @@ void settings_section(Layout& L, const CompareInput& before, const CompareInput&
                               o.backend.empty() ? "" : fmt::format(" of backend {}", o.backend), to_string(o.metric),
                               o.metric == Metric::Us ? "before/after" : "after/before"));
   items.push_back(fmt::format("noise rule: {}", noise_rule_text(o)));
-  if (items.size() == 1) items.insert(items.begin(), "no protocol recorded in the inputs (AITER op-test output)");
+  items.push_back(fmt::format("runs: {}", runs_text(r.comparison)));
+  if (!any_protocol) items.insert(items.begin(), "no protocol recorded in the inputs (AITER op-test output)");
   L.bullets(std::move(items));
 }
 

@@ -156,6 +156,10 @@ struct Comparison {
   std::vector<GroupSummary> groups;           // sorted by family, group
   std::vector<ModelSummary> models;           // in the order of CompareOptions::models, then family
   std::vector<std::string> warnings;          // gfx/cu_num differ, duplicate rows, ...
+  // Before and after come from two files, so from two runs: the p10..p90 of each is measured inside its
+  // run and cannot show a machine that changed between them (docs/reliability.md). False when both
+  // sides are rows of one file (bench --against, --vs-baseline).
+  bool separate_runs = false;
   std::vector<Family> families() const;       // families present in `shapes`, in enum order
 };
 
@@ -163,6 +167,8 @@ struct Comparison {
 // can be dropped. Error when no shape matches (names the files, role and hint).
 Comparison compare(CompareInput before, CompareInput after, const CompareOptions& options);
 
+// What the two sides' runs mean for the verdicts, in one line ("runs: ...").
+std::string runs_text(const Comparison& c);
 // The rule above in one line, for outputs ("improved/regressed: speedup beyond ±3% and p10..p90 ...").
 std::string noise_rule_text(const CompareOptions& options);
 // Relative width of a side's interval: (hi - lo) / median in percent; -1 when unknown.

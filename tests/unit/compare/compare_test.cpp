@@ -276,6 +276,8 @@ TEST(Compare, InterleavedFileSplitsByRole) {
   EXPECT_DOUBLE_EQ(c.shapes[0].speedup, 2.0);
   EXPECT_EQ(c.shapes[0].change, Change::Improved);
   EXPECT_EQ(c.shapes[1].change, Change::WithinNoise);
+  EXPECT_FALSE(c.separate_runs);  // both sides from one run
+  EXPECT_NE(runs_text(c).find("one run"), std::string::npos);
   EXPECT_THROW(split_interleaved(input_of({noisy_row(1, 10, 9, 11)}, "plain.csv"), ResultRole::Dispatch), Error);
 }
 
@@ -287,6 +289,7 @@ TEST(Compare, VsBaselineTakesBothSidesFromOneBenchFile) {
   EXPECT_DOUBLE_EQ(shape(c, "1", "4096", "7168")->speedup, 18.0 / 10.0);  // cuBLASLt 18.0 us, tuned 10.0 us
   EXPECT_EQ(c.shapes.size(), 7u);
   EXPECT_EQ(shape(c, "1024", "7168", "2048")->change, Change::NotMeasured);  // its tuned kernel failed in the file
+  EXPECT_FALSE(c.separate_runs);
   EXPECT_THROW(split_vs_baseline(input_of({noisy_row(1, 10, 9, 11)}, "plain.csv")), Error);
 }
 
@@ -317,8 +320,13 @@ TEST(Compare, TextAndJson) {
   EXPECT_NE(text.find("N=4096,K=7168"), std::string::npos);
   EXPECT_NE(text.find("only in before"), std::string::npos);
   EXPECT_NE(text.find("M=8192,N=4096,K=7168"), std::string::npos);
+  // Two files are two runs, and the output says what that means for the verdicts and what to run instead.
+  EXPECT_TRUE(c.separate_runs);
+  EXPECT_NE(text.find("runs: two separate runs"), std::string::npos);
+  EXPECT_NE(text.find("--against"), std::string::npos);
 
   nlohmann::json j = comparison_json(c);
+  EXPECT_EQ(j["separate_runs"], true);
   EXPECT_EQ(j["summary"]["count"], 6);
   EXPECT_EQ(j["summary"]["improved"], 3);
   EXPECT_EQ(j["by_class"]["medium"]["range"], "64-512");

@@ -34,6 +34,7 @@ size_t count(const std::string& text, const std::string& what) {
 TEST(Report, MarkdownHasExportLineAndEveryShape) {
   Report r = build_report(options());
   std::string md = render_report_markdown(r);
+  EXPECT_EQ(md.find("no protocol recorded"), std::string::npos);  // cktune results carry theirs
   std::string tuned_abs = fs::absolute(kResults + "a8w8_blockscale_tuned_gemm.csv").lexically_normal().string();
   EXPECT_NE(md.find("export AITER_CONFIG_GEMM_A8W8_BLOCKSCALE=" + tuned_abs + "\n"), std::string::npos) << md;
   EXPECT_NE(md.find(fmt::format("export AITER_CONFIG_GEMM_A8W8_BLOCKSCALE={}:/path/to/aiter/aiter/configs/"
@@ -182,6 +183,9 @@ TEST(Report, WithoutTunedTableSaysSoAndAiterInputsWork) {
   EXPECT_EQ(md.find("export AITER_CONFIG_FMOE"), std::string::npos);
   EXPECT_NE(md.find("No tuned table was given"), std::string::npos);
   EXPECT_NE(md.find("aiter-markdown:test_moe_2stage"), std::string::npos);
+  // Op-test tables carry no protocol, and the settings say so; two logs are two separate runs.
+  EXPECT_NE(md.find("no protocol recorded in the inputs"), std::string::npos);
+  EXPECT_NE(md.find("runs: two separate runs"), std::string::npos);
   EXPECT_EQ(count(render_report_html(r), "<svg"), 3u);  // the overview and one chart per MoE configuration (2)
 }
 
