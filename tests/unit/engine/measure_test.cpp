@@ -129,15 +129,8 @@ TEST(Protocol, DescribeNamesEverything) {
 }
 
 Measurement timing(double median, double p10, double p90, double min, int iters, double mean) {
-  Measurement m;
-  m.median_us = median;
-  m.p10_us = p10;
-  m.p90_us = p90;
-  m.min_us = min;
-  m.iters = iters;
-  m.mean_us = mean;
-  m.sets = 4;
-  return m;
+  return Measurement{
+      .median_us = median, .min_us = min, .p10_us = p10, .p90_us = p90, .mean_us = mean, .iters = iters, .sets = 4};
 }
 
 TEST(CombineTimings, OneBurstMovesTheMedianLittle) {
