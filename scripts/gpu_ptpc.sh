@@ -12,6 +12,9 @@
 #        MS="1 16 128" PAIRS="llama-4-scout@8" DEVICE=cpu scripts/gpu_ptpc.sh a8w8   (a quick run)
 #        DTYPE=int8 scripts/gpu_ptpc.sh a8w8   (the same shapes as torch.int8 keys: AITER's int8 rows; no
 #        vendor baseline exists for them, so only the tuned-vs-default tables are printed)
+#        UNTUNED=1 scripts/gpu_ptpc.sh a8w8   (also bench the sweep's other M values, never tuned, with the
+#        tuned table: what a server gets for the sizes between the tuned ones, through the runtime's
+#        padded-M lookup, against the default and cuBLASLt; UNTUNED_MS picks the M values)
 set -uo pipefail
 family=${1:?usage: scripts/gpu_ptpc.sh a8w8|a8w8_bpreshuffle}
 out=${OUT:-$PWD/gpu-out}
@@ -67,4 +70,29 @@ step "tuned vs untuned default, per model"
 step "report (tuned vs default, and against cuBLASLt per model)"
 "$bin" report --after "$final/${tag}_bench.csv" --tuned "$final/${tag}_tuned_gemm.csv" --models "$models" \
   -o "$final/${tag}_report.md" 2>&1 | tail -1 | tee -a "$summary"
+
+if [ "${UNTUNED:-0}" = 1 ]; then
+  # The shapes of the same layers at the M values the table was not tuned at.
+  untuned=$final/${tag}_untuned_m_grid.csv
+  {
+    echo "M,N,K,q_dtype_w"
+    for p in $pairs; do tail -n +2 "$work/$p/${family}_untuned_gemm.csv"; done |
+      awk -F, -v ms="$ms" -v pick="${UNTUNED_MS:-}" 'BEGIN { n = split(ms, a, " "); for (i = 1; i <= n; i++) tuned[a[i]] = 1
+          m = split(pick, b, " "); for (i = 1; i <= m; i++) want[b[i]] = 1 }
+        !($1 in tuned) && (pick == "" || ($1 in want))' |
+      sort -t, -k2,2n -k3,3n -k1,1n -u |
+      if [ "${DTYPE:-}" = int8 ]; then sed 's/torch\.float8_e4m3fn$/torch.int8/'; else cat; fi
+  } > "$untuned"
+  step "bench $family on $(($(wc -l < "$untuned") - 1)) shapes at M values never tuned (the tuned table, default, cuBLASLt)"
+  timeout "${BENCH_TIMEOUT:-300}" "$bin" bench -i "$untuned" --family "$family" --device "${DEVICE:-gpu}" \
+    --config "$final/${tag}_tuned_gemm.csv" --against default -o "$final/${tag}_untuned_m_bench.csv" \
+    > "$final/${tag}_untuned_m_bench.txt" 2> "$final/${tag}_untuned_m_bench.err"
+  echo "bench rc=$?; $(grep -E '^bench:' "$final/${tag}_untuned_m_bench.err" | tail -1)" | tee -a "$summary"
+  step "untuned M: the table vs cuBLASLt, per model"
+  "$bin" compare --vs-baseline "$final/${tag}_untuned_m_bench.csv" --models "$models" > "$final/${tag}_untuned_m_vs_cublaslt.txt" 2>&1
+  sed -n '/^summary/,$p' "$final/${tag}_untuned_m_vs_cublaslt.txt" | tee -a "$summary"
+  step "untuned M: the table vs the untuned default, per model"
+  "$bin" compare --interleaved "$final/${tag}_untuned_m_bench.csv" --models "$models" > "$final/${tag}_untuned_m_vs_default.txt" 2>&1
+  sed -n '/^summary/,$p' "$final/${tag}_untuned_m_vs_default.txt" | tee -a "$summary"
+fi
 pack
