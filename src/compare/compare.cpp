@@ -263,8 +263,8 @@ double spread_pct(double lo, double hi, double median) {
 
 std::string runs_text(const Comparison& c) {
   if (!c.separate_runs)
-    return fmt::format("one run: both sides are rows of {}, timed next to each other shape by shape, so a "
-                       "change of the machine between runs does not enter", c.before_info.path);
+    return fmt::format("one run: both sides are rows of {}, so a change of the machine between runs does not "
+                       "enter", c.before_info.path);
   return "two separate runs: each p10..p90 is measured inside its own run and cannot show a machine that "
          "changed between them (docs/reliability.md); `cktune bench --config NEW.csv --against OLD.csv` "
          "measures both in one run, interleaved";

@@ -41,7 +41,7 @@ struct Measurement {
 
 Measurement measure(Instance& instance, Workload& workload, Timer& timer, const Protocol& protocol);
 
-// Several timings of one kernel taken apart in time (interleaved re-timing rounds, bench passes) as one:
+// Several timings of one kernel taken apart in time (the interleaved re-timing rounds) as one:
 // the median of their medians, with the typical p10..p90 around it (the median of each bound, widened to
 // hold the median), the lowest min, the iteration-weighted mean and the total iterations. A burst of
 // load that hits one part moves the combined median little, where it would move a single timing whole.
