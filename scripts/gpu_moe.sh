@@ -8,6 +8,10 @@
 # (scripts/build_portable.sh); writes to $OUT (or ./gpu-out).
 # Usage: scripts/gpu_moe.sh [model ...]   (default: dsv3_tp8; others: qwen3_235b_tp4 qwen35_397b)
 #        ROUTING=skewed scripts/gpu_moe.sh ...   (bench and tune with seeded skewed routing)
+#        UNTUNED=1 scripts/gpu_moe.sh ...   (also bench token counts between the tuned powers of two, which
+#        the runtime looks up under the next power of two: the tuned table against the default there;
+#        UNTUNED_TOKENS picks them)
+#        DEVICE=cpu SKIP_TESTS=1 ...   (the same steps on the CPU backend, for a check of the script)
 set -uo pipefail
 final=${OUT:-$PWD/gpu-out}
 mkdir -p "$final"
@@ -39,7 +43,7 @@ for model in "${models[@]}"; do
   step "tune $model ($routing routing)"
   t0=$(date +%s.%N)
   timeout "${TUNE_TIMEOUT:-420}" "$bin" tune -i "$grid" --family moe_2stages -o "$final/tuned_fmoe_$tag.csv" \
-    -o2 "$final/profile_$tag.csv" --device gpu --no-progress "${routing_flag[@]}" \
+    -o2 "$final/profile_$tag.csv" --device "${DEVICE:-gpu}" --no-progress "${routing_flag[@]}" \
     > "$final/tune_$tag.txt" 2> "$final/tune_$tag.err"
   rc=$?
   t1=$(date +%s.%N)
@@ -47,7 +51,7 @@ for model in "${models[@]}"; do
   grep -E "first timing|tuned [0-9]+ of|speed-up|failed" "$final/tune_$tag.err" | tail -5 | tee -a "$summary"
   "$bin" merge --check "$final/tuned_fmoe_$tag.csv" 2>&1 | tail -2 | tee -a "$summary"
   step "bench $model: tuned against default, interleaved"
-  timeout "${BENCH_TIMEOUT:-300}" "$bin" bench -i "$grid" --family moe_2stages --device gpu \
+  timeout "${BENCH_TIMEOUT:-300}" "$bin" bench -i "$grid" --family moe_2stages --device "${DEVICE:-gpu}" \
     --config "$final/tuned_fmoe_$tag.csv" --against default -o "$final/bench_$tag.csv" "${routing_flag[@]}" \
     > "$final/bench_$tag.txt" 2> "$final/bench_$tag.err"
   echo "bench rc=$?" | tee -a "$summary"
@@ -127,5 +131,22 @@ if ratios:
           f">= 4096 tokens: min {min([x for t, x, _ in ratios if t >= 4096] or [float('nan')]):.2f}x; "
           f"8..512 tokens: worst {max([f for t, _, f in ratios if 8 <= t <= 512] or [float('nan')]):.2f}x the byte floor")
 PY
+  if [ "${UNTUNED:-0}" = 1 ]; then
+    # The grid's configuration at token counts it does not hold (AITER rounds them up to a tuned key).
+    untuned=$final/untuned_tokens_$tag.csv
+    awk -F, -v pick="${UNTUNED_TOKENS:-3 6 12 24 48 96 192 384 768 1536 3072 6144 12288}" '
+      BEGIN { n = split(pick, p, " ") }
+      NR == 1 { print; next }
+      { have[$1] = 1; rest = substr($0, length($1) + 1) }
+      END { for (i = 1; i <= n; i++) if (!(p[i] in have)) print p[i] rest }' "$grid" > "$untuned"
+    step "bench $model at $(($(wc -l < "$untuned") - 1)) token counts never tuned: tuned table against default"
+    timeout "${BENCH_TIMEOUT:-300}" "$bin" bench -i "$untuned" --family moe_2stages --device "${DEVICE:-gpu}" \
+      --config "$final/tuned_fmoe_$tag.csv" --against default -o "$final/bench_untuned_$tag.csv" "${routing_flag[@]}" \
+      > "$final/bench_untuned_$tag.txt" 2> "$final/bench_untuned_$tag.err"
+    echo "bench rc=$?; $(grep -E '^bench:' "$final/bench_untuned_$tag.err" | tail -1)" | tee -a "$summary"
+    "$bin" compare --interleaved "$final/bench_untuned_$tag.csv" > "$final/untuned_vs_default_$tag.txt" 2>&1
+    sed -n '/per shape/,/^summary/{/^summary/!p}' "$final/untuned_vs_default_$tag.txt" | tee -a "$summary"
+    sed -n '/^summary/,/^$/p' "$final/untuned_vs_default_$tag.txt" | tee -a "$summary"
+  fi
 done
 echo "summary in $summary"
