@@ -143,6 +143,52 @@ Change classify(const ShapeComparison& s, Metric m, double threshold_pct) {
   return Change::WithinNoise;
 }
 
+// Two separate runs: the vendor baseline, one kernel timed in both, shows how much the machine changed
+// per shape. Verdicts keep the noise rule; the shapes whose baseline moved get a note, and a warning says
+// how many of the changed shapes moved no more than their baseline did.
+void check_baseline_drift(const CompareInput& before, const CompareInput& after, Comparison& c) {
+  CompareOptions base = c.options;
+  base.role = ResultRole::Baseline;
+  base.backend.clear();
+  std::vector<std::string> ignored;
+  const auto bb = index_rows(before, base, ignored), ba = index_rows(after, base, ignored);
+  if (bb.empty() || ba.empty()) return;
+  const double t = c.options.threshold_pct / 100.0;
+  auto& d = c.baseline_drift;
+  double log_sum = 0;
+  for (auto& s : c.shapes) {
+    auto ib = bb.find(s.key), ia = ba.find(s.key);
+    if (ib == bb.end() || ia == ba.end()) continue;
+    const ResultRow &rb = ib->second, &ra = ia->second;
+    if (!rb.measured() || !ra.measured() || rb.kernel_name != ra.kernel_name) continue;
+    s.baseline_speedup = rb.us / ra.us;
+    if (d.count == 0) d.min = d.max = s.baseline_speedup;
+    ++d.count;
+    log_sum += std::log(s.baseline_speedup);
+    d.min = std::min(d.min, s.baseline_speedup);
+    d.max = std::max(d.max, s.baseline_speedup);
+    const bool moved = std::abs(s.baseline_speedup - 1.0) > t;
+    if (moved) {
+      ++d.moved;
+      const std::string note = fmt::format("baseline {}", format_speedup(s.baseline_speedup));
+      s.note = s.note.empty() ? note : s.note + "; " + note;
+    }
+    if (s.change == Change::Improved || s.change == Change::Regressed) {
+      ++d.changed;
+      if (std::abs(s.speedup / s.baseline_speedup - 1.0) <= t) ++d.explained;
+    }
+  }
+  if (d.count == 0) return;
+  d.geomean = std::exp(log_sum / static_cast<double>(d.count));
+  if (d.moved > 0)
+    c.warnings.push_back(fmt::format(
+        "the vendor baseline, one kernel timed in both runs, moved beyond ±{}% on {} of {} shapes (geomean {}, {} to "
+        "{}): on those the machine itself changed between the runs; {} of the {} shapes called improved or regressed "
+        "changed no more than their baseline did. Measure both in one run: cktune bench --config NEW.csv --against OLD.csv",
+        c.options.threshold_pct, d.moved, d.count, format_speedup(d.geomean), format_speedup(d.min),
+        format_speedup(d.max), d.explained, d.changed));
+}
+
 }  // namespace
 
 std::string_view to_string(Metric metric) {
@@ -426,6 +472,8 @@ Comparison compare(CompareInput before, CompareInput after, const CompareOptions
                             to_string(options.role), after.path, a.size(), to_string(options.role)),
                 "both files must hold the same family and shapes; check --role/--backend and that the files are "
                 "the before and after runs of the same shape list");
+
+  if (c.separate_runs && options.role != ResultRole::Baseline) check_baseline_drift(before, after, c);
 
   auto by_shape = [](const ShapeComparison& x, const ShapeComparison& y) { return shape_less(x.key, y.key); };
   std::sort(c.shapes.begin(), c.shapes.end(), by_shape);

@@ -259,6 +259,12 @@ nlohmann::json comparison_json(const Comparison& c) {
   j["threshold_pct"] = c.options.threshold_pct;
   j["rule"] = noise_rule_text(c.options);
   j["separate_runs"] = c.separate_runs;
+  const auto& d = c.baseline_drift;
+  j["baseline_drift"] = {{"count", d.count},     {"moved", d.moved},
+                         {"changed", d.changed}, {"explained", d.explained},
+                         {"geomean", d.count ? json_number(d.geomean) : nlohmann::json(nullptr)},
+                         {"min", d.count ? json_number(d.min) : nlohmann::json(nullptr)},
+                         {"max", d.count ? json_number(d.max) : nlohmann::json(nullptr)}};
   j["runs"] = runs_text(c);
   j["role"] = to_string(c.options.role);
   j["backend"] = c.options.backend;
@@ -299,6 +305,7 @@ nlohmann::json comparison_json(const Comparison& c) {
                       {"after_kernel", s.after_kernel},
                       {"before_backend", s.before_backend},
                       {"after_backend", s.after_backend},
+                      {"baseline_speedup", s.baseline_speedup > 0 ? json_number(s.baseline_speedup) : nlohmann::json(nullptr)},
                       {"note", s.note}});
   }
   j["shapes"] = std::move(shapes);

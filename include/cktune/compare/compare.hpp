@@ -117,7 +117,10 @@ struct ShapeComparison {
   Change change = Change::NotMeasured;
   std::string before_kernel, after_kernel;
   std::string before_backend, after_backend;
-  std::string note;              // NotMeasured: why ("after: failed: launch failed ..."), else empty
+  std::string note;              // NotMeasured: why ("after: failed: launch failed ..."); "baseline moved ..."
+  // Two separate runs: the vendor baseline's speedup on this shape, the same kernel timed in both runs
+  // (before/after of its time), i.e. how much the machine itself changed here; 0 when unknown.
+  double baseline_speedup = 0;
 };
 
 struct SpeedupStats {
@@ -160,6 +163,14 @@ struct Comparison {
   // run and cannot show a machine that changed between them (docs/reliability.md). False when both
   // sides are rows of one file (bench --against, --vs-baseline).
   bool separate_runs = false;
+  // Two separate runs whose files both hold the vendor baseline (bench times it unless --no-baseline): the
+  // same kernel measured twice is a control for the machine. `count` shapes had it on both sides, `moved`
+  // of them beyond the threshold; `changed` shapes were called improved/regressed, and `explained` of
+  // those changed no more than their baseline did (speedup / baseline_speedup within the threshold).
+  struct BaselineDrift {
+    size_t count = 0, moved = 0, changed = 0, explained = 0;
+    double geomean = 0, min = 0, max = 0;
+  } baseline_drift;
   std::vector<Family> families() const;       // families present in `shapes`, in enum order
 };
 

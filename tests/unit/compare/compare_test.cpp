@@ -281,6 +281,54 @@ TEST(Compare, InterleavedFileSplitsByRole) {
   EXPECT_THROW(split_interleaved(input_of({noisy_row(1, 10, 9, 11)}, "plain.csv"), ResultRole::Dispatch), Error);
 }
 
+// Two separate runs whose files hold the vendor baseline: the same kernel in both runs shows how much the
+// machine moved per shape. The verdicts keep the noise rule; the shapes whose baseline moved get a note,
+// and the warning counts the changed shapes that moved no more than their baseline did.
+TEST(Compare, TheBaselineInBothRunsShowsAMachineThatChanged) {
+  auto base = [](long m, double us) {
+    ResultRow r = noisy_row(m, us, us * 0.99, us * 1.01, ResultRole::Baseline);
+    r.kernel_name = "blaslt_h0";
+    return r;
+  };
+  // M=1: the tuned kernel and cuBLASLt both 20% faster in the second run (the machine); M=2: the kernel
+  // 2x faster while cuBLASLt held still (a real gain); M=4: nothing moved; M=8: the baseline picked
+  // another algorithm in the second run, so it is no control there.
+  std::vector<ResultRow> first = {noisy_row(1, 12.0, 11.9, 12.1), base(1, 24.0), noisy_row(2, 20.0, 19.8, 20.2),
+                                  base(2, 30.0), noisy_row(4, 10.0, 9.9, 10.1), base(4, 15.0),
+                                  noisy_row(8, 10.0, 9.9, 10.1), base(8, 15.0)};
+  std::vector<ResultRow> second = {noisy_row(1, 10.0, 9.9, 10.1), base(1, 20.0), noisy_row(2, 10.0, 9.9, 10.1),
+                                   base(2, 30.0), noisy_row(4, 10.0, 9.9, 10.1), base(4, 15.0),
+                                   noisy_row(8, 10.0, 9.9, 10.1), base(8, 12.0)};
+  second.back().kernel_name = "blaslt_h3";
+  Comparison c = compare(input_of(first, "a.csv"), input_of(second, "b.csv"), CompareOptions{});
+  ASSERT_EQ(c.shapes.size(), 4u);
+  EXPECT_EQ(c.shapes[0].change, Change::Improved);  // the rule is unchanged
+  EXPECT_DOUBLE_EQ(c.shapes[0].baseline_speedup, 1.2);
+  EXPECT_NE(c.shapes[0].note.find("baseline 1.200x"), std::string::npos);
+  EXPECT_EQ(c.shapes[1].change, Change::Improved);
+  EXPECT_DOUBLE_EQ(c.shapes[1].baseline_speedup, 1.0);
+  EXPECT_TRUE(c.shapes[1].note.empty());
+  EXPECT_DOUBLE_EQ(c.shapes[3].baseline_speedup, 0.0);  // different baseline kernels: unknown
+  const auto& d = c.baseline_drift;
+  EXPECT_EQ(d.count, 3u);
+  EXPECT_EQ(d.moved, 1u);
+  EXPECT_EQ(d.changed, 2u);
+  EXPECT_EQ(d.explained, 1u);  // M=1's 1.2x is its baseline's 1.2x
+  EXPECT_NEAR(d.geomean, std::cbrt(1.2), 1e-12);
+  bool warned = false;
+  for (const auto& w : c.warnings) warned = warned || w.find("moved beyond ±3% on 1 of 3 shapes") != std::string::npos;
+  EXPECT_TRUE(warned);
+  EXPECT_EQ(comparison_json(c)["baseline_drift"]["explained"], 1);
+
+  // One run (an interleaved file) needs no control, and a baseline-role comparison is the control itself.
+  Comparison same = compare(input_of(first, "a.csv"), input_of(first, "a.csv"), CompareOptions{});
+  EXPECT_EQ(same.baseline_drift.count, 0u);
+  CompareOptions role;
+  role.role = ResultRole::Baseline;
+  Comparison bases = compare(input_of(first, "a.csv"), input_of(second, "b.csv"), role);
+  EXPECT_EQ(bases.baseline_drift.count, 0u);
+}
+
 // The study's view: the tuned table (dispatch rows) against the vendor library timed in the same bench run.
 TEST(Compare, VsBaselineTakesBothSidesFromOneBenchFile) {
   auto [before, after] = split_vs_baseline(load_compare_input(kResults + "a8w8_blockscale_after.csv"));
