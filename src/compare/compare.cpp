@@ -173,10 +173,8 @@ void check_baseline_drift(const CompareInput& before, const CompareInput& after,
       const std::string note = fmt::format("baseline {}", format_speedup(s.baseline_speedup));
       s.note = s.note.empty() ? note : s.note + "; " + note;
     }
-    if (s.change == Change::Improved || s.change == Change::Regressed) {
-      ++d.changed;
-      if (std::abs(s.speedup / s.baseline_speedup - 1.0) <= t) ++d.explained;
-    }
+    if (s.change == Change::Improved || s.change == Change::Regressed) ++d.changed;
+    if (explained_by_baseline(s, c.options.threshold_pct)) ++d.explained;
   }
   if (d.count == 0) return;
   d.geomean = std::exp(log_sum / static_cast<double>(d.count));
@@ -305,6 +303,12 @@ std::pair<CompareInput, CompareInput> split_by_role(CompareInput in, ResultRole 
 double spread_pct(double lo, double hi, double median) {
   if (!(lo > 0) || !(hi >= lo) || !(median > 0) || !std::isfinite(hi) || !std::isfinite(median)) return -1;
   return 100.0 * (hi - lo) / median;
+}
+
+bool explained_by_baseline(const ShapeComparison& s, double threshold_pct) {
+  if (s.change != Change::Improved && s.change != Change::Regressed) return false;
+  if (!(s.baseline_speedup > 0)) return false;
+  return std::abs(s.speedup / s.baseline_speedup - 1.0) <= threshold_pct / 100.0;
 }
 
 std::string runs_text(const Comparison& c) {

@@ -523,6 +523,21 @@ ReportVerdict decide(const Comparison& c, const std::optional<TunedTableInfo>& t
     v.kind = ReportVerdict::Kind::Deploy;
     v.reasons.push_back("no shape regressed outside noise and none failed");
   }
+  // Two runs with the vendor baseline in both: changes the baseline made too are the machine's, maybe not the
+  // table's. The verdict still follows the noise rule (dropping a row is the safe side); the reasons say so.
+  if (c.baseline_drift.explained > 0) {
+    size_t up = 0, down = 0;
+    for (const auto& sh : c.shapes) {
+      if (!explained_by_baseline(sh, c.options.threshold_pct)) continue;
+      if (sh.change == Change::Improved) ++up;
+      else if (sh.change == Change::Regressed) ++down;
+    }
+    v.reasons.push_back(fmt::format(
+        "{} improved and {} regressed shape(s) changed no more than the vendor baseline did on the same shape "
+        "between the two runs: the machine moved there, so those changes may not be the table's; measure both in "
+        "one run to be sure (cktune bench --config TUNED --against OLD)",
+        up, down));
+  }
   std::vector<std::string> drop_text;
   for (const auto& k : v.drop) drop_text.push_back(key_text(k));
   v.headline = v.kind == ReportVerdict::Kind::Deploy          ? "deploy"

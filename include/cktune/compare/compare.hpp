@@ -178,6 +178,9 @@ struct Comparison {
 // can be dropped. Error when no shape matches (names the files, role and hint).
 Comparison compare(CompareInput before, CompareInput after, const CompareOptions& options);
 
+// A shape called improved or regressed whose speedup is within the threshold of its vendor baseline's
+// speedup between the same two runs (ShapeComparison::baseline_speedup known): the machine moved as much.
+bool explained_by_baseline(const ShapeComparison& s, double threshold_pct);
 // What the two sides' runs mean for the verdicts, in one line ("runs: ...").
 std::string runs_text(const Comparison& c);
 // The rule above in one line, for outputs ("improved/regressed: speedup beyond ±3% and p10..p90 ...").

@@ -174,6 +174,40 @@ TEST(Report, VerdictFollowsNoiseAndFailures) {
   EXPECT_EQ(v.headline, "do not deploy");
 }
 
+// Two runs with cuBLASLt in both: a shape that regressed exactly as cuBLASLt did is still left out (the
+// safe side), and the verdict's reasons say that the machine moved there.
+TEST(Report, VerdictSaysWhichChangesTheBaselineMadeToo) {
+  CompareInput b{"b.csv", "cktune-results", {}}, a{"a.csv", "cktune-results", {}};
+  auto row = [](long m, double us, ResultRole role) {
+    ResultRow x;
+    x.key = ProblemKey{Family::A8W8Blockscale, {std::to_string(m), "4096", "7168"}};
+    x.backend = role == ResultRole::Baseline ? "cublaslt" : "gpu";
+    x.kernel_name = role == ResultRole::Baseline ? "blaslt_h0" : "k";
+    x.role = role;
+    x.us = us;
+    x.us_p10 = us * 0.99;
+    x.us_p90 = us * 1.01;
+    return x;
+  };
+  // M=1 a real gain (cuBLASLt still); M=2 slower by 20%, and so was cuBLASLt: the machine.
+  b.rows = {row(1, 20, ResultRole::Dispatch), row(1, 30, ResultRole::Baseline), row(2, 20, ResultRole::Dispatch),
+            row(2, 30, ResultRole::Baseline)};
+  a.rows = {row(1, 10, ResultRole::Dispatch), row(1, 30, ResultRole::Baseline), row(2, 24, ResultRole::Dispatch),
+            row(2, 36, ResultRole::Baseline)};
+  TunedTableInfo t;
+  t.path = "/abs/t.csv";
+  ReportVerdict v = decide(compare(b, a, CompareOptions{}), t);
+  EXPECT_EQ(v.kind, ReportVerdict::Kind::DeployWithout);
+  bool said = false;
+  for (const auto& r : v.reasons)
+    said = said || r.find("0 improved and 1 regressed shape(s) changed no more than the vendor baseline") !=
+                       std::string::npos;
+  EXPECT_TRUE(said);
+  // One run: no such reason.
+  v = decide(compare(b, b, CompareOptions{}), t);
+  for (const auto& r : v.reasons) EXPECT_EQ(r.find("vendor baseline did"), std::string::npos);
+}
+
 TEST(Report, WithoutTunedTableSaysSoAndAiterInputsWork) {
   ReportOptions o;
   o.before = kAiter + "test_moe_2stage_before.log";
