@@ -8,31 +8,34 @@
 namespace cktune::kernels::a8w8_blockscale::table {
 namespace {
 
-// Order is the id: append only once tuned tables exist (ids and names are stored in them).
+// Order is the id: append only once tuned tables exist (ids and names are stored in them). The plain and
+// preshuffled tables share one list, so a kernel has the same id in both; each namespace's SC picks the
+// scaling the rows instantiate.
+#define CKTUNE_PERTOKEN_FP8_ROWS                                                                           \
+  CKTUNE_MMA_ROWS, CKTUNE_WGMMA_ROWS, CKTUNE_WGMMA_P_ROWS, CKTUNE_WGMMA_N192_ROWS, CKTUNE_WGMMA_P_DB_ROWS, \
+      CKTUNE_WGMMA_DB_ROWS, CKTUNE_MMA_LATENCY_ROWS
+#define CKTUNE_PERTOKEN_INT8_ROWS CKTUNE_MMA_ROWS, CKTUNE_MMA_LATENCY_ROWS
+
 namespace pertoken {
 constexpr Scaling SC = Scaling::PerToken;
-const std::array kEntries = {CKTUNE_MMA_ROWS,        CKTUNE_WGMMA_ROWS,      CKTUNE_WGMMA_P_ROWS,
-                             CKTUNE_WGMMA_N192_ROWS, CKTUNE_WGMMA_P_DB_ROWS, CKTUNE_WGMMA_DB_ROWS,
-                             CKTUNE_MMA_LATENCY_ROWS};
+const std::array kEntries = {CKTUNE_PERTOKEN_FP8_ROWS};
 }  // namespace pertoken
 
 // The same kernels on preshuffled weights (the wgmma ones through the 3-D TMA map of wgmma.cuh).
 namespace preshuffled {
 constexpr Scaling SC = Scaling::PerTokenPreshuffledW;
-const std::array kEntries = {CKTUNE_MMA_ROWS,        CKTUNE_WGMMA_ROWS,      CKTUNE_WGMMA_P_ROWS,
-                             CKTUNE_WGMMA_N192_ROWS, CKTUNE_WGMMA_P_DB_ROWS, CKTUNE_WGMMA_DB_ROWS,
-                             CKTUNE_MMA_LATENCY_ROWS};
+const std::array kEntries = {CKTUNE_PERTOKEN_FP8_ROWS};
 }  // namespace preshuffled
 
 // int8 (AITER's torch.int8 rows): the warp-MMA instances, on mma.sync s8 with exact s32 block sums.
 namespace int8 {
 constexpr Scaling SC = Scaling::PerTokenI8;
-const std::array kEntries = {CKTUNE_MMA_ROWS, CKTUNE_MMA_LATENCY_ROWS};
+const std::array kEntries = {CKTUNE_PERTOKEN_INT8_ROWS};
 }  // namespace int8
 
 namespace int8_preshuffled {
 constexpr Scaling SC = Scaling::PerTokenI8PreshuffledW;
-const std::array kEntries = {CKTUNE_MMA_ROWS, CKTUNE_MMA_LATENCY_ROWS};
+const std::array kEntries = {CKTUNE_PERTOKEN_INT8_ROWS};
 }  // namespace int8_preshuffled
 
 const Table<pertoken::kEntries.size()>& pertoken_table() {
