@@ -83,9 +83,15 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
 
 size_t workspace_bytes(const InstanceParams& p, int M, int N, int K) {
   (void)K;
-  // Warp-MMA split-K reduces inside a cluster (no scratch); wgmma split-K uses fp32 partials.
-  if (p.split_k <= 1 || p.variant == Variant::SplitKMma) return 0;
+#if defined(CKTUNE_CUDA)
+  // Split-K reduces inside a thread-block cluster on NVIDIA (splitk.cuh): no scratch.
+  (void)p, (void)M, (void)N;
+  return 0;
+#else
+  // The portable split-K epilogue keeps fp32 partials and tile counters in the workspace.
+  if (p.split_k <= 1) return 0;
   return detail::counter_region_bytes(M, N) + table::align_up(static_cast<size_t>(p.split_k) * M * N * sizeof(float));
+#endif
 }
 
 gpu::ErrorCode prepare_workspace(void* workspace, size_t bytes, gpu::Stream stream) {

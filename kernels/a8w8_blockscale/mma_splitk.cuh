@@ -21,10 +21,6 @@
 #include "a8w8_blockscale.hpp"
 #include "splitk.cuh"
 
-#if defined(CKTUNE_CUDA)
-#include <cooperative_groups.h>
-#endif
-
 namespace cktune::kernels::a8w8_blockscale::detail {
 
 struct MmaArgs {
@@ -252,12 +248,7 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
 #if defined(CKTUNE_CUDA)
   if (a.S > 1 && a.cluster) {
     // NVIDIA split-K: the S CTAs of this tile are one cluster (dims 1x1xS). Every warp parks its
-    // fp32 partial in its own CTA's shared memory as [kw][m][n]; after a cluster barrier, CTA rank
-    // r sums the r-th slice of the tile over CTAs q = 0..S-1 and K-warps kw = 0..WK-1, in that
-    // fixed order, reading the other CTAs' shared memory directly, and writes bf16. No workspace,
-    // no atomics; the second barrier keeps every CTA's shared memory alive until it was read.
-    namespace cg = cooperative_groups;
-    cg::cluster_group cluster = cg::this_cluster();
+    // fp32 partial in its own CTA's shared memory as [kw][m][n]; cluster_splitk_reduce sums them.
     __syncthreads();  // all warps are done with the pipeline buffers
     float* red = reinterpret_cast<float*>(smem);
     constexpr int E = BN * BM;
@@ -271,21 +262,7 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
           const int ml = wm * C::kTM + j * 8 + t4 * 2 + (r & 1);
           red[kw * E + ml * BN + nl] = acc[i][j][r];
         }
-    cluster.sync();
-    const int rank = static_cast<int>(cluster.block_rank());
-    const int e0 = rank * E / a.S, e1 = (rank + 1) * E / a.S;
-    for (int e = e0 + tid; e < e1; e += T) {
-      const int ml = e / BN, nl = e % BN;
-      const int m = m0 + ml, n = n0 + nl;
-      float sum = 0.f;
-      for (int q = 0; q < a.S; ++q) {
-        const float* rq = cluster.map_shared_rank(red, q);
-#pragma unroll
-        for (int k = 0; k < WK; ++k) sum += rq[k * E + e];
-      }
-      if (m < a.M && n < a.N) a.y[static_cast<size_t>(m) * a.N + n] = gpu::f32_to_bf16_bits(sum);
-    }
-    cluster.sync();
+    cluster_splitk_reduce<BM, BN, BN, WK>(red, true, tid, T, a.S, m0, n0, a.M, a.N, a.y);
     return;
   }
 #endif

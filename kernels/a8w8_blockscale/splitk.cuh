@@ -1,12 +1,20 @@
 #pragma once
-// The split-K epilogue shared by both kernels: every CTA of a tile stores its fp32 partial, the
-// last one to arrive (atomic tile counter) sums the S partials in the fixed order z = 0..S-1 and
-// writes bf16, then resets the counter. Deterministic: the sum order never depends on timing.
+// The two split-K epilogues the kernels share. Both are deterministic: the sum order never depends on
+// timing.
+// - Cluster (NVIDIA sm_90+, the one both kernels use there): the S CTAs of a tile are one thread-block
+//   cluster; each parks its fp32 partial in its own shared memory and, after a cluster barrier, CTA
+//   rank r sums the r-th slice of the tile over the S CTAs through distributed shared memory. No
+//   workspace, no atomics, no second launch.
+// - Workspace (portable): every CTA stores its fp32 partial, the last one to arrive (atomic tile
+//   counter) sums the S partials in the order z = 0..S-1, writes bf16 and resets the counter.
 #include <cstdint>
 
 #include "../common/compat.hpp"
 #include "../common/memory.hpp"
 #include "../common/numeric.hpp"
+#if defined(CKTUNE_CUDA)
+#include <cooperative_groups.h>
+#endif
 
 namespace cktune::kernels::a8w8_blockscale::detail {
 
@@ -41,5 +49,40 @@ __device__ __forceinline__ void splitk_finish(ForEach&& for_each, float* partial
   });
   if (threadIdx.x == 0) counters[tile] = 0;
 }
+
+#if defined(CKTUNE_CUDA)
+// Cluster split-K, after every CTA of the 1 x 1 x S cluster has parked its partial tile in its own
+// shared memory `red` as kParts planes of BM x BN floats, rows kPitch floats apart (kParts > 1: warps
+// that split a stage's K steps). Every thread of every CTA calls this (it holds two cluster barriers);
+// those with active == false only wait. CTA rank r sums elements [r*E/S, (r+1)*E/S) of the tile over
+// CTAs q = 0..S-1 and planes 0..kParts-1 in that order, idx/nthreads spreading them over the active
+// threads, and writes bf16; the second barrier keeps every CTA's shared memory alive until read.
+template <int BM, int BN, int kPitch, int kParts>
+__device__ __forceinline__ void cluster_splitk_reduce(const float* red, bool active, int idx, int nthreads, int S,
+                                                      int m0, int n0, int M, int N, uint16_t* y) {
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  cluster.sync();
+  if (active) {
+    constexpr int E = BM * BN;
+    constexpr int kPlane = BM * kPitch;
+    const int rank = static_cast<int>(cluster.block_rank());
+    const int e0 = rank * E / S, e1 = (rank + 1) * E / S;
+    for (int e = e0 + idx; e < e1; e += nthreads) {
+      const int ml = e / BN, nl = e % BN;
+      const int m = m0 + ml, n = n0 + nl;
+      const int off = ml * kPitch + nl;
+      float sum = 0.f;
+      for (int q = 0; q < S; ++q) {
+        const float* rq = cluster.map_shared_rank(red, q);
+#pragma unroll
+        for (int k = 0; k < kParts; ++k) sum += rq[k * kPlane + off];
+      }
+      if (m < M && n < N) y[static_cast<size_t>(m) * N + n] = gpu::f32_to_bf16_bits(sum);
+    }
+  }
+  cluster.sync();
+}
+#endif
 
 }  // namespace cktune::kernels::a8w8_blockscale::detail

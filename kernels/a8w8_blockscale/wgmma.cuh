@@ -30,6 +30,11 @@ namespace cktune::kernels::a8w8_blockscale::detail {
 // unscaled and multiply the finished tile once by x_scale[m] * w_scale[n] (a8w8). PerTokenPreshuffledW
 // reads W in AITER's preshuffled layout through a 3-D TMA map that un-shuffles it into wgmma's
 // no-swizzle K-major layout (tma::make_preshuffled_map), so the weights' bytes move exactly as before.
+// Row pitch (floats) of a parked split-K partial: 8 floats of padding spread a warp's eight rows over
+// the banks.
+template <int BN>
+constexpr int kRedPitch = BN + 8;
+
 template <int BM, int BN, int STAGES, bool DB = false, Scaling SC = Scaling::Block128>
 struct WgCfg {
   static constexpr int kBM = BM, kBN = BN, kStages = STAGES;
@@ -57,15 +62,14 @@ struct WgCfg {
   static_assert(kStageBytes % 1024 == 0, "stage must keep 1024-byte alignment");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit");
   static_assert(BM * BN * 2 <= kEpiBytes, "persistent epilogue boxes must fit the staging area");
+  static_assert(BM * kRedPitch<BN> * 4 <= STAGES * kStageBytes, "the parked split-K partial must fit the stages");
 };
 
 struct WgArgs {
   const float* x_scale;
   const float* w_scale;
   uint16_t* y;
-  float* partials;  // split-K only
-  int* counters;    // split-K only
-  int M, N, K, KB, S;
+  int M, N, K, KB, S;  // S > 1: split-K, the S CTAs of a tile launched as one 1 x 1 x S cluster
 };
 
 #if defined(CKTUNE_CUDA)
@@ -193,6 +197,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
         load_w<C>(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb_begin + i, n0);
       }
     }
+    // Split-K: the cluster barriers of the reduction count every thread of the cluster's CTAs.
+    if (a.S > 1) cluster_splitk_reduce<BM, BN, kRedPitch<BN>, 1>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
     return;
   }
   setmaxnreg_inc<C::kConsumerRegs>();
@@ -251,18 +257,20 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int cb = n0 + (lane & 3) * 2;
   if constexpr (!C::kBlockScales) scale_outer<BN>(acc, a.x_scale, a.w_scale, row0, cb, a.M, a.N);
   if (a.S > 1) {
-    auto for_each = [&](auto&& f) {
+    // Park this warpgroup's 64 rows of the fp32 partial over the stage buffers (every consumer is done
+    // reading them once all have passed barrier 1; the producer has no load in flight), then reduce
+    // across the cluster.
+    gpu::barrier_sync<1, C::kConsumers * 128>();
+    float* red = reinterpret_cast<float*>(smem);
+    constexpr int P = kRedPitch<BN>;
+    const int lr0 = wg * 64 + wid * 16 + (lane >> 2);
 #pragma unroll
-      for (int j = 0; j < BN / 8; ++j)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          const int m = (r >> 1) ? row1 : row0;
-          const int n = cb + j * 8 + (r & 1);
-          if (m < a.M && n < a.N) f(acc[j * 4 + r], m, n);
-        }
-    };
-    splitk_finish<C::kConsumers * 128>(for_each, a.partials, a.counters, z, a.S, blockIdx.y * gridDim.x + blockIdx.x,
-                                       a.M, a.N, a.y);
+    for (int j = 0; j < BN / 8; ++j) {
+      const int c = j * 8 + (lane & 3) * 2;
+      *reinterpret_cast<float2*>(red + lr0 * P + c) = make_float2(acc[j * 4 + 0], acc[j * 4 + 1]);
+      *reinterpret_cast<float2*>(red + (lr0 + 8) * P + c) = make_float2(acc[j * 4 + 2], acc[j * 4 + 3]);
+    }
+    cluster_splitk_reduce<BM, BN, P, 1>(red, true, tid, C::kConsumers * 128, a.S, m0, n0, a.M, a.N, a.y);
     return;
   }
 
@@ -463,7 +471,7 @@ gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu
   if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_w_map<C>(&mw, a) ||
       !gpu::tma::make_output_map(&my, a.y, a.M, a.N))
     return gpu::kErrorInvalidValue;
-  WgArgs w{a.x_scale, a.w_scale, a.y, nullptr, nullptr, a.M, a.N, a.K, a.K / 128, 1};
+  WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, 1};
   const int tiles = ((a.M + C::kBM - 1) / C::kBM) * ((a.N + C::kBN - 1) / C::kBN);
   const int grid = tiles < device_sm_count() ? tiles : device_sm_count();
   kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(mx, mw, my, w);
@@ -482,13 +490,11 @@ gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream 
   CUtensorMap mx, mw;
   if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_w_map<C>(&mw, a))
     return gpu::kErrorInvalidValue;
-  WgArgs w{a.x_scale, a.w_scale, a.y, nullptr, nullptr, a.M, a.N, a.K, a.K / 128, p.split_k};
-  if (p.split_k > 1) {
-    auto* ws = static_cast<uint8_t*>(a.workspace);
-    w.counters = reinterpret_cast<int*>(ws);
-    w.partials = reinterpret_cast<float*>(ws + counter_region_bytes(a.M, a.N));
-  }
+  WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, p.split_k};
   const dim3 grid((a.N + C::kBN - 1) / C::kBN, (a.M + C::kBM - 1) / C::kBM, p.split_k);
+  if (p.split_k > 1)
+    return gpu::launch_clustered(kernel, grid, dim3(C::kThreads), C::kSmemBytes, stream,
+                                 dim3(1, 1, static_cast<unsigned>(p.split_k)), mx, mw, w);
   kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(mx, mw, w);
   return gpu::get_last_error();
 }

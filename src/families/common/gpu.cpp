@@ -5,7 +5,6 @@
 #include "families/common/gpu_gemm.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -99,9 +98,10 @@ constexpr int kBlasltIdBase = 10000;  // kernelIds of the vendor instances
 
 std::string blaslt_name(int i) { return fmt::format("blaslt_h{}", i); }
 
-// One problem's device data. Our kernels' scratch (split-K partials and tile counters) and the vendor
-// library's workspace are separate buffers: a library algorithm may leave anything in its workspace,
-// and counters that another candidate scribbled over make split-K kernels skip their reduction.
+// One problem's device data. Our kernels' scratch (split-K partials and tile counters of the portable
+// epilogue; empty on NVIDIA, where split-K reduces in a cluster) and the vendor library's workspace are
+// separate buffers: a library algorithm may leave anything in its workspace, and counters that another
+// candidate scribbled over would make split-K kernels skip their reduction.
 struct GpuGemmWorkload final : Workload {
   int M = 0, N = 0, K = 0, m_alloc = 0;
   std::vector<gpu::DeviceBuffer> xq, xs, wq, ws;  // per set (copies of one set at other addresses)
@@ -162,7 +162,7 @@ class BlasltInstance final : public Instance {
     if (!wl.plan || slot_ >= static_cast<int>(wl.plan->algos().size()))
       throw NotSupportedError(fmt::format("cuBLASLt's heuristic offers no algorithm #{} for this shape", slot_));
     size_t s = static_cast<size_t>(set);
-    gpu::DeviceBuffer& work = wl.blaslt_workspace.size() > 0 ? wl.blaslt_workspace : wl.scratch;
+    gpu::DeviceBuffer& work = wl.blaslt_workspace;
     const gpu::DeviceBuffer& weights = wl.wq_plain.empty() ? wl.wq[s] : wl.wq_plain[s];
     gpu::blaslt::Args a{wl.xq[s].as<uint8_t>(), wl.blaslt_xs[s], weights.as<uint8_t>(), wl.blaslt_ws[s],
                         wl.y->data(), work.data(), work.size()};
@@ -312,19 +312,8 @@ class GpuGemmUnit final : public FamilyUnit {
         scratch = std::max(scratch, bs::workspace_bytes(p, wl->M, wl->N, wl->K));
     wl->scratch = gpu::DeviceBuffer(std::max<size_t>(scratch, 256));
     CKTUNE_GPU_CHECK(bs::prepare_workspace(wl->scratch.data(), wl->scratch.size(), wl->stream()));
-    // Development switch (docs/perf.md, 2026-11-23): CKTUNE_SHARED_VENDOR_WORKSPACE=1 brings back the old
-    // layout in which cuBLASLt's workspace was cktune's scratch, to show the failure it caused.
-    const char* shared = std::getenv("CKTUNE_SHARED_VENDOR_WORKSPACE");
-    const bool share = shared != nullptr && *shared == '1';
     if (wl->plan && !wl->plan->algos().empty()) {
-      if (share) {
-        if (wl->scratch.size() < wl->plan->max_workspace_bytes()) {
-          wl->scratch = gpu::DeviceBuffer(wl->plan->max_workspace_bytes());
-          CKTUNE_GPU_CHECK(bs::prepare_workspace(wl->scratch.data(), wl->scratch.size(), wl->stream()));
-        }
-      } else {
-        wl->blaslt_workspace = gpu::DeviceBuffer(std::max<size_t>(wl->plan->max_workspace_bytes(), 256));
-      }
+      wl->blaslt_workspace = gpu::DeviceBuffer(std::max<size_t>(wl->plan->max_workspace_bytes(), 256));
       for (int s = 0; s < sets; ++s) {
         wl->blaslt_scales.emplace_back(std::max<size_t>(wl->plan->scale_bytes(), 256));
         const float *xs_t = nullptr, *ws_out = nullptr;
