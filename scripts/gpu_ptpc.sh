@@ -15,6 +15,11 @@
 #        UNTUNED=1 scripts/gpu_ptpc.sh a8w8   (also bench the sweep's other M values, never tuned, with the
 #        tuned table: what a server gets for the sizes between the tuned ones, through the runtime's
 #        padded-M lookup, against the default and cuBLASLt; UNTUNED_MS picks the M values)
+#        MS=all ...   (the whole sweep, 69 M values: 1380 shapes, about 13 min of tuning on one H200; it
+#        fits the device's 10-minute calls as shards, each tuned in its own call, then merged and benched:)
+#        MS=all SHARD=1/2 scripts/gpu_ptpc.sh a8w8   (tune shard 1 of 2 only: ptpc_a8w8_shard1.tgz)
+#        MS=all TUNED_IN="s1.csv s2.csv" scripts/gpu_ptpc.sh a8w8   (no tune: `cktune merge` the shards'
+#        tables into the tuned table, then merge --check, bench and the per-model tables as usual)
 set -uo pipefail
 family=${1:?usage: scripts/gpu_ptpc.sh a8w8|a8w8_bpreshuffle}
 out=${OUT:-$PWD/gpu-out}
@@ -36,6 +41,7 @@ for p in $pairs; do
     -o "$work/$p" > "$work/$p.capture.txt" 2>&1 || { echo "capture $p failed" | tee -a "$summary"; exit 1; }
 done
 tag=$family${DTYPE:+_$DTYPE}
+[ "$ms" = all ] && ms=$(for p in $pairs; do tail -n +2 "$work/$p/${family}_untuned_gemm.csv" | cut -d, -f1; done | sort -nu | tr '\n' ' ')
 grid=$final/${tag}_study_grid.csv
 {
   echo "M,N,K,q_dtype_w"
@@ -46,15 +52,30 @@ grid=$final/${tag}_study_grid.csv
 } > "$grid"
 echo "$(($(wc -l < "$grid") - 1)) shapes" | tee -a "$summary"
 
-step "tune $family"
-t0=$(date +%s.%N)
-timeout "${TUNE_TIMEOUT:-400}" "$bin" tune -i "$grid" --family "$family" --device "${DEVICE:-gpu}" --no-progress \
-  -o "$final/${tag}_tuned_gemm.csv" -o2 "$final/${tag}_profile.csv" > "$final/${tag}_tune.txt" 2> "$final/${tag}_tune.err"
-rc=$?
-t1=$(date +%s.%N)
-echo "tune rc=$rc, wall $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s" | tee -a "$summary"
-grep -E "worker time by phase|first result|tuned [0-9]+ of" "$final/${tag}_tune.err" | tail -3 | tee -a "$summary"
-"$bin" merge --check "$final/${tag}_tuned_gemm.csv" 2>&1 | tail -1 | tee -a "$summary"
+if [ -n "${TUNED_IN:-}" ]; then
+  step "merge the shards' tuned tables: $TUNED_IN"
+  # shellcheck disable=SC2086
+  "$bin" merge $TUNED_IN -o "$final/${tag}_tuned_gemm.csv" 2>&1 | tail -1 | tee -a "$summary"
+  "$bin" merge --check "$final/${tag}_tuned_gemm.csv" 2>&1 | tail -1 | tee -a "$summary"
+else
+  shard=${SHARD:+_shard${SHARD%/*}}
+  step "tune $family${SHARD:+ (shard $SHARD)}"
+  t0=$(date +%s.%N)
+  timeout "${TUNE_TIMEOUT:-400}" "$bin" tune -i "$grid" --family "$family" --device "${DEVICE:-gpu}" --no-progress \
+    ${SHARD:+--shard "$SHARD"} -o "$final/${tag}_tuned_gemm$shard.csv" -o2 "$final/${tag}_profile$shard.csv" \
+    > "$final/${tag}_tune$shard.txt" 2> "$final/${tag}_tune$shard.err"
+  rc=$?
+  t1=$(date +%s.%N)
+  echo "tune rc=$rc, wall $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s" | tee -a "$summary"
+  grep -E "worker time by phase|first result|tuned [0-9]+ of" "$final/${tag}_tune$shard.err" | tail -3 | tee -a "$summary"
+  "$bin" merge --check "$final/${tag}_tuned_gemm$shard.csv" 2>&1 | tail -1 | tee -a "$summary"
+  if [ -n "${SHARD:-}" ]; then
+    cp "$final/${tag}_tuned_gemm$shard.csv" "$out/"
+    pack
+    mv "$out/ptpc_$tag.tgz" "$out/ptpc_${tag}$shard.tgz"
+    exit 0
+  fi
+fi
 
 step "bench $family: tuned, default and cuBLASLt interleaved"
 timeout "${BENCH_TIMEOUT:-300}" "$bin" bench -i "$grid" --family "$family" --device "${DEVICE:-gpu}" \
