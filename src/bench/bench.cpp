@@ -31,7 +31,8 @@ struct Dispatch {
   std::vector<TunedTable> tables;
   std::vector<std::string> paths;
   // The kernel the runtime runs for `key`: exact size first, then AITER's padded sizes; "" = default.
-  std::string kernel(const DeviceInfo& dev, const ProblemKey& key) const {
+  // *row_size (if given) := the size of the row that matched.
+  std::string kernel(const DeviceInfo& dev, const ProblemKey& key, long* row_size = nullptr) const {
     std::vector<long> sizes;
     long n = key.size();
     if (spec(key.family).is_moe) {
@@ -48,7 +49,10 @@ struct Dispatch {
         ProblemKey k = key;
         k.cells[size_idx] = std::to_string(s);
         std::string name = table.kernel_for(dev.gfx, dev.cu_num, k);
-        if (!name.empty()) return name;
+        if (!name.empty()) {
+          if (row_size != nullptr) *row_size = s;
+          return name;
+        }
       }
     return {};
   }
@@ -151,10 +155,16 @@ BenchSummary run_bench(const BenchOptions& o) {
   std::deque<Job> jobs;
   for (size_t i = 0; i < keys.size(); ++i) {
     Plan plan;
-    const std::string tuned = after.kernel(dev, keys[i]);
+    long row_size = keys[i].size();
+    const std::string tuned = after.kernel(dev, keys[i], &row_size);
     plan.after = tuned.empty() ? std::string(kDefaultAlias) : tuned;
     plan.after_source = tuned.empty() ? ResultSource::Default : ResultSource::Tuned;
     (tuned.empty() ? sum.dispatch_default : sum.dispatch_tuned)++;
+    // A GEMM row of another M serves this shape (MoE keys are only ever looked up at the rounded count).
+    if (!tuned.empty() && row_size != keys[i].size() && !spec(fam).is_moe) {
+      if (sum.dispatch_other_size++ < 3)
+        sum.other_size_examples.push_back(fmt::format("M={} ran the row of M={}", keys[i].size(), row_size));
+    }
     std::vector<std::string> cands = {plan.after};
     if (before) {
       const std::string was = before->kernel(dev, keys[i]);

@@ -5,6 +5,7 @@
 // interleaved with the "after" ones, so drift between two runs cannot pass for a gain.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cktune/engine/options.hpp"
 #include "cktune/formats/family.hpp"
@@ -26,6 +27,10 @@ struct BenchOptions {
 
 struct BenchSummary {
   int shapes = 0, dispatch_tuned = 0, dispatch_default = 0, not_runnable = 0, failed = 0;
+  // GEMM shapes dispatched from the tuned table through the row of another M (the runtime's padded-M or
+  // next-power-of-two lookup), and up to three of them in words.
+  int dispatch_other_size = 0;
+  std::vector<std::string> other_size_examples;
   std::string device;             // "cpu" or "gpu"
   std::string against;            // what the "before" rows ran ("" when no --against)
   std::string output, log_file;

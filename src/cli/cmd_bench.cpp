@@ -1,9 +1,11 @@
 // cktune bench: time what the runtime would run per shape (tuned row, else the default) and the vendor
 // baseline, in one run; results CSV for compare/report, and the readable table on stdout.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bench/bench.hpp"
 #include "cktune/core/error.hpp"
+#include "cktune/core/log.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 #include "cli/measure_options.hpp"
@@ -34,9 +36,17 @@ void register_bench(CLI::App& app) {
     if (!o->log_dir.empty() && o->tag.empty()) throw Error("--log-dir needs --tag (e.g. --tag before)");
     finish_measure_options(o->measure, *gpus);
     BenchSummary s = run_bench(*o);
-    fmt::print(stderr, "bench: {} shapes on {} ({} from the tuned table, {} default){}{}{}\n", s.shapes, s.device,
-               s.dispatch_tuned, s.dispatch_default, s.against.empty() ? "" : "; against " + s.against,
+    const std::string other =
+        s.dispatch_other_size > 0 ? fmt::format(", {} of them through another M's row", s.dispatch_other_size) : "";
+    fmt::print(stderr, "bench: {} shapes on {} ({} from the tuned table{}, {} default){}{}{}\n", s.shapes, s.device,
+               s.dispatch_tuned, other, s.dispatch_default, s.against.empty() ? "" : "; against " + s.against,
                s.output.empty() ? "" : "; results: " + s.output, s.log_file.empty() ? "" : "; log: " + s.log_file);
+    if (s.dispatch_other_size > 0)
+      log().warn("{} shape(s) ran a row tuned for another M, through the runtime's padded-M lookup ({}{}): that "
+                 "kernel was picked for the other size and can be slow at this one; tune these M values for rows of "
+                 "their own (capture --m-sweep vllm writes vLLM's batch sizes)",
+                 s.dispatch_other_size, fmt::join(s.other_size_examples, "; "),
+                 s.dispatch_other_size > static_cast<int>(s.other_size_examples.size()) ? "; ..." : "");
     if (s.failed > 0) set_exit_code(static_cast<int>(ExitCode::Error));
   });
 }

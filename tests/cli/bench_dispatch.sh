@@ -37,6 +37,18 @@ ls logs | grep -Eq '^a8w8_blockscale_bench_after_[0-9]{8}_[0-9]{6}\.log$' || fai
 [ "$(ls logs | wc -l)" -eq 2 ] || fail "want 2 log files: $(ls logs)"
 grep -q "warn" after.err && fail "same-device --config gave a warning: $(cat after.err)"
 
+# A shape without a row of its own M runs the row of its padded M, and bench says so.
+printf 'M,N,K\n12,128,256\n' >between.csv
+"$BIN" bench -i between.csv --family a8w8_blockscale --config tuned.csv -o between_res.csv "${ARGS[@]}" \
+  >/dev/null 2>between.err || fail "bench between tuned M values failed: $(tail -3 between.err)"
+want=$(awk -F, 'NR > 1 && $3 == 16 { print $10 }' tuned.csv)
+got=$(awk -F, 'NR > 1 && $7 == "dispatch" && $8 == "tuned" { print $12 }' between_res.csv)
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "M=12 did not run the M=16 row's kernel ($want): got '$got'"
+grep -q "1 from the tuned table, 1 of them through another M's row" between.err ||
+  fail "summary does not count the padded-M dispatch: $(cat between.err)"
+grep -q "M=12 ran the row of M=16" between.err || fail "no warning naming the padded-M row: $(cat between.err)"
+grep -q "through another M" after.err && fail "exact-M dispatch reported as padded: $(cat after.err)"
+
 # compare reads the before/after pair.
 rc=0
 "$BIN" compare before.csv results.csv >cmp.out 2>cmp.err || rc=$?
