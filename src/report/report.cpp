@@ -132,6 +132,7 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
   }
   auto gfx = t.column("gfx"), cu = t.column("cu_num"), kname = t.column("kernelName");
   if (!kname) kname = t.column("kernelName1");
+  const auto us_col = s.is_moe ? std::nullopt : t.column("us");
   std::set<std::string> machines, kernels, groups_seen;
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto& row = t.rows[r];
@@ -141,6 +142,14 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
     for (size_t i = 0; i < key_idx.size(); ++i) key.cells.push_back(canonical_cell(s.untuned[i], row[key_idx[i]]));
     std::string label = group_label(key);
     if (groups_seen.insert(label).second) info.groups.push_back(label);
+    if (us_col && kname) {
+      double us = -1;
+      try {
+        us = std::stod(row[*us_col]);
+      } catch (const std::exception&) {
+      }
+      info.timed.emplace(key.to_string(), std::make_pair(row[*kname], us));
+    }
     try {
       ++info.by_class[static_cast<size_t>(size_class(key.size()))];
     } catch (const Error& e) {
@@ -153,6 +162,48 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
 }
 
 std::string stat(double v, size_t count) { return count ? format_speedup(v) : "-"; }
+
+}  // namespace
+
+TuneBenchAgreement tune_bench_agreement(const Comparison& c, const TunedTableInfo& tuned) {
+  TuneBenchAgreement a;
+  struct Off {
+    double ratio;
+    std::string text;
+  };
+  std::vector<Off> off;
+  double log_sum = 0;
+  for (const auto& sc : c.shapes) {
+    auto it = tuned.timed.find(sc.key.to_string());
+    if (it == tuned.timed.end()) continue;
+    const auto& [kernel, tune_us] = it->second;
+    if (sc.after_kernel != kernel) {
+      ++a.other_kernel;
+      continue;
+    }
+    if (!(tune_us > 0) || !(sc.after_us > 0) || !std::isfinite(sc.after_us)) continue;
+    const double ratio = sc.after_us / tune_us;
+    if (a.compared == 0) a.min = a.max = ratio;
+    a.min = std::min(a.min, ratio);
+    a.max = std::max(a.max, ratio);
+    log_sum += std::log(ratio);
+    ++a.compared;
+    if (std::abs(ratio - 1.0) <= TuneBenchAgreement::kTolerance) {
+      ++a.within;
+    } else {
+      off.push_back({ratio, fmt::format("{} {}: tune {:.2f} us, bench {:.2f} us ({:.2f}x)", sc.key.to_string(), kernel,
+                                        tune_us, sc.after_us, ratio)});
+    }
+  }
+  if (a.compared) a.geomean = std::exp(log_sum / static_cast<double>(a.compared));
+  std::sort(off.begin(), off.end(),
+            [](const Off& x, const Off& y) { return std::abs(std::log(x.ratio)) > std::abs(std::log(y.ratio)); });
+  for (size_t i = 0; i < off.size() && i < 10; ++i) a.outside.push_back(off[i].text);
+  if (off.size() > 10) a.outside.push_back(fmt::format("... and {} more", off.size() - 10));
+  return a;
+}
+
+namespace {
 
 std::vector<std::string> stats_row(std::vector<std::string> lead, const SpeedupStats& s) {
   lead.insert(lead.end(), {std::to_string(s.count), stat(s.geomean, s.count), stat(s.mean, s.count),
@@ -279,6 +330,32 @@ void shapes_section(Layout& L, const Report& r) {
   items.push_back(fmt::format("compared group(s): {}", joined(groups)));
   items.push_back(fmt::format("only before: {}, only after: {}", c.only_before.size(), c.only_after.size()));
   L.bullets(std::move(items));
+}
+
+void agreement_section(Layout& L, const Report& r) {
+  if (!r.agreement) return;
+  const TuneBenchAgreement& a = *r.agreement;
+  L.heading("Tune and bench agree");
+  const int pct = static_cast<int>(TuneBenchAgreement::kTolerance * 100 + 0.5);
+  if (a.compared == 0) {
+    L.para(fmt::format("No compared shape ran the kernel its tuned row names with a time on both sides{}, so "
+                       "tune's times could not be checked against this run.",
+                       a.other_kernel ? fmt::format(" ({} ran another kernel)", a.other_kernel) : ""));
+    return;
+  }
+  std::vector<std::string> items;
+  items.push_back(fmt::format("{} of {} shapes within {}% of the time tune wrote (bench/tune geometric mean {:.3f}, "
+                              "min {:.3f}, max {:.3f}): the after run ran the kernel its row names",
+                              a.within, a.compared, pct, a.geomean, a.min, a.max));
+  if (a.other_kernel)
+    items.push_back(fmt::format("{} shape(s) ran another kernel than their row names (another table or the "
+                                "default): not compared",
+                                a.other_kernel));
+  for (const auto& o : a.outside) items.push_back("outside " + std::to_string(pct) + "%: " + o);
+  L.bullets(std::move(items));
+  if (a.within < a.compared)
+    L.para("A time outside the tolerance is a winner that did not hold up, or a machine that changed between tune "
+           "and bench (clocks, power, other jobs): bench it again before trusting that row.");
 }
 
 void settings_section(Layout& L, const CompareInput& before, const CompareInput& after, const Report& r) {
@@ -654,6 +731,8 @@ Report build_report(const ReportOptions& o) {
     r.vs_vendor = compare(std::move(vendor), std::move(tuned), o.compare);
   }
   if (!o.tuned.empty()) r.tuned = read_tuned(o.tuned, r.comparison);
+  if (r.tuned && !spec(r.tuned->family).is_moe && o.compare.role == ResultRole::Dispatch)
+    r.agreement = tune_bench_agreement(r.comparison, *r.tuned);
   if (std::string p = find_provenance(o); !p.empty()) {
     r.provenance_path = absolute(p);
     r.provenance = read_json(p);
@@ -691,6 +770,7 @@ Report build_report(const ReportOptions& o) {
   weighting_section(L, r);
   environment_section(L, before, after, r);
   shapes_section(L, r);
+  agreement_section(L, r);
   settings_section(L, before, after, r);
   summary_section(L, r.comparison);
   vendor_section(L, r);

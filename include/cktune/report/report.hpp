@@ -4,6 +4,7 @@
 // self-contained HTML page with inline SVG charts of speedup against M per (N,K) group.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,7 +50,23 @@ struct TunedTableInfo {
   std::vector<std::string> groups;     // distinct (N,K) / MoE configurations, labelled
   size_t kernels = 0;                  // distinct kernel names
   std::array<size_t, 3> by_class{};    // rows per size class
+  // GEMM families: per key (ProblemKey::to_string()), the kernel the row names and the time tune wrote
+  // (us); the first row of a key when several machines share one. Empty for fused MoE, whose `us` (stage 1
+  // + stage 2, as AITER writes it) is not the whole pipeline that bench times.
+  std::map<std::string, std::pair<std::string, double>> timed;
 };
+
+// Did a later bench reproduce tune's times? Over the compared shapes whose after run ran the kernel the
+// tuned table names for that key: bench's median time over the table's `us`.
+struct TuneBenchAgreement {
+  size_t compared = 0;       // shapes with both times
+  size_t within = 0;         // |bench/tune - 1| <= kTolerance
+  size_t other_kernel = 0;   // the after run ran another kernel than the row names (another table, default)
+  double geomean = 0, min = 0, max = 0;  // of bench/tune
+  std::vector<std::string> outside;      // "M=...,N=...,K=... kernel: tune X us, bench Y us (Z x)", worst first
+  static constexpr double kTolerance = 0.10;
+};
+TuneBenchAgreement tune_bench_agreement(const Comparison& comparison, const TunedTableInfo& tuned);
 
 // The decision the report opens with (docs/cli/report.md):
 //   DoNotDeploy   when a shape failed after tuning (and measured before), or nothing improved outside noise;
@@ -83,6 +100,7 @@ struct Report {
   // file holds baseline rows and dispatch rows are compared: the tuned table against the vendor library.
   std::optional<Comparison> vs_vendor;
   std::optional<TunedTableInfo> tuned;
+  std::optional<TuneBenchAgreement> agreement;  // GEMM after runs of dispatch rows, with --tuned
   std::string provenance_path;         // absolute; "" when none
   nlohmann::json provenance;           // null when none
   ReportVerdict verdict;

@@ -208,6 +208,46 @@ TEST(Report, VerdictSaysWhichChangesTheBaselineMadeToo) {
   for (const auto& r : v.reasons) EXPECT_EQ(r.find("vendor baseline did"), std::string::npos);
 }
 
+// The tuned table's `us` against the after run's time of the same kernel: a winner that did not hold up
+// is named; rows whose kernel the after run did not run are counted apart, not compared.
+TEST(Report, SaysWhetherBenchReproducedTunesTimes) {
+  Report r = build_report(options());
+  ASSERT_TRUE(r.agreement);
+  // Compared shapes (in both runs): M = 1, 16, 32, 128 ran their rows' kernel (M = 2 ran after only).
+  EXPECT_EQ(r.agreement->compared, 4u);
+  EXPECT_EQ(r.agreement->other_kernel, 2u);  // M = 512 and 4096: the row names 128x128, the run ran 64x128
+  EXPECT_EQ(r.agreement->within, 4u);
+  EXPECT_TRUE(r.agreement->outside.empty());
+  std::string md = render_report_markdown(r);
+  EXPECT_NE(md.find("## Tune and bench agree"), std::string::npos) << md;
+  EXPECT_NE(md.find("4 of 4 shapes within 10%"), std::string::npos) << md;
+
+  // The same table claiming 15.0 us at M=32 (the run measured 20.2): outside the tolerance, named.
+  fs::path dir = fs::temp_directory_path() / "cktune_report_agreement_test";
+  fs::create_directories(dir);
+  std::string table = read_input(kResults + "a8w8_blockscale_tuned_gemm.csv");
+  const std::string row = "sm_90,132,32,4096,7168,cktune,11,0,20.2,";
+  ASSERT_NE(table.find(row), std::string::npos);
+  table.replace(table.find(row), row.size(), "sm_90,132,32,4096,7168,cktune,11,0,15.0,");
+  ReportOptions o = options();
+  o.tuned = (dir / "a8w8_blockscale_tuned_gemm.csv").string();
+  write_file_atomic(o.tuned, table);
+  Report off = build_report(o);
+  ASSERT_TRUE(off.agreement);
+  EXPECT_EQ(off.agreement->within, 3u);
+  ASSERT_EQ(off.agreement->outside.size(), 1u);
+  EXPECT_NE(off.agreement->outside[0].find("M=32,N=4096,K=7168"), std::string::npos) << off.agreement->outside[0];
+  EXPECT_NE(off.agreement->outside[0].find("(1.35x)"), std::string::npos) << off.agreement->outside[0];
+  EXPECT_NEAR(off.agreement->max, 20.2 / 15.0, 1e-9);
+  EXPECT_NE(render_report_markdown(off).find("did not hold up"), std::string::npos);
+  fs::remove_all(dir);
+
+  // Without a tuned table there is nothing to check against.
+  ReportOptions none = options();
+  none.tuned.clear();
+  EXPECT_FALSE(build_report(none).agreement);
+}
+
 TEST(Report, WithoutTunedTableSaysSoAndAiterInputsWork) {
   ReportOptions o;
   o.before = kAiter + "test_moe_2stage_before.log";
