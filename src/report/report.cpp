@@ -165,8 +165,12 @@ std::string stat(double v, size_t count) { return count ? format_speedup(v) : "-
 
 }  // namespace
 
-TuneBenchAgreement tune_bench_agreement(const Comparison& c, const TunedTableInfo& tuned) {
+TuneBenchAgreement tune_bench_agreement(const Comparison& c, const TunedTableInfo& tuned, const Comparison* vs_vendor) {
   TuneBenchAgreement a;
+  std::set<std::string> slower_than_vendor;
+  if (vs_vendor != nullptr)
+    for (const auto& sc : vs_vendor->shapes)
+      if (sc.change == Change::Regressed) slower_than_vendor.insert(sc.key.to_string());
   struct Off {
     double ratio;
     std::string text;
@@ -175,7 +179,12 @@ TuneBenchAgreement tune_bench_agreement(const Comparison& c, const TunedTableInf
   double log_sum = 0;
   for (const auto& sc : c.shapes) {
     auto it = tuned.timed.find(sc.key.to_string());
-    if (it == tuned.timed.end()) continue;
+    if (it == tuned.timed.end()) {
+      ++a.no_row;
+      if (sc.change == Change::Regressed) ++a.no_row_regressed;
+      if (slower_than_vendor.count(sc.key.to_string())) ++a.no_row_vendor_slower;
+      continue;
+    }
     const auto& [kernel, tune_us] = it->second;
     if (sc.after_kernel != kernel) {
       ++a.other_kernel;
@@ -337,10 +346,20 @@ void agreement_section(Layout& L, const Report& r) {
   const TuneBenchAgreement& a = *r.agreement;
   L.heading("Tune and bench agree");
   const int pct = static_cast<int>(TuneBenchAgreement::kTolerance * 100 + 0.5);
+  std::string no_row;
+  if (a.no_row)
+    no_row = fmt::format(
+        "{} compared shape(s) have no row of their own in the tuned table: the runtime serves them from the row of "
+        "a padded M, picked for another size, or runs the default; {} of them regressed against the before{}. "
+        "Tune those M values for rows of their own.",
+        a.no_row, a.no_row_regressed,
+        r.vs_vendor ? fmt::format(" and {} are slower than the vendor library", a.no_row_vendor_slower) : "");
   if (a.compared == 0) {
-    L.para(fmt::format("No compared shape ran the kernel its tuned row names with a time on both sides{}, so "
-                       "tune's times could not be checked against this run.",
-                       a.other_kernel ? fmt::format(" ({} ran another kernel)", a.other_kernel) : ""));
+    if (!no_row.empty()) L.para(no_row);
+    L.para(fmt::format("No compared shape has a row of its own that the after run ran with a time on both sides{}, "
+                       "so tune's times could not be checked against this run.",
+                       a.other_kernel ? fmt::format(" ({} ran another kernel than their row names)", a.other_kernel)
+                                      : ""));
     return;
   }
   std::vector<std::string> items;
@@ -352,6 +371,7 @@ void agreement_section(Layout& L, const Report& r) {
                                 "default): not compared",
                                 a.other_kernel));
   for (const auto& o : a.outside) items.push_back("outside " + std::to_string(pct) + "%: " + o);
+  if (!no_row.empty()) items.push_back(no_row);
   L.bullets(std::move(items));
   if (a.within < a.compared)
     L.para("A time outside the tolerance is a winner that did not hold up, or a machine that changed between tune "
@@ -732,7 +752,7 @@ Report build_report(const ReportOptions& o) {
   }
   if (!o.tuned.empty()) r.tuned = read_tuned(o.tuned, r.comparison);
   if (r.tuned && !spec(r.tuned->family).is_moe && o.compare.role == ResultRole::Dispatch)
-    r.agreement = tune_bench_agreement(r.comparison, *r.tuned);
+    r.agreement = tune_bench_agreement(r.comparison, *r.tuned, r.vs_vendor ? &*r.vs_vendor : nullptr);
   if (std::string p = find_provenance(o); !p.empty()) {
     r.provenance_path = absolute(p);
     r.provenance = read_json(p);

@@ -64,9 +64,15 @@ struct TuneBenchAgreement {
   size_t other_kernel = 0;   // the after run ran another kernel than the row names (another table, default)
   double geomean = 0, min = 0, max = 0;  // of bench/tune
   std::vector<std::string> outside;      // "M=...,N=...,K=... kernel: tune X us, bench Y us (Z x)", worst first
+  // Compared shapes with no row of their own in the table: the runtime serves them from the row of a padded
+  // M (or runs the default); of those, how many regressed against the before and (when the after run has
+  // the vendor baseline) how many are slower than the vendor library.
+  size_t no_row = 0, no_row_regressed = 0, no_row_vendor_slower = 0;
   static constexpr double kTolerance = 0.10;
 };
-TuneBenchAgreement tune_bench_agreement(const Comparison& comparison, const TunedTableInfo& tuned);
+// vs_vendor: the after run's tuned-vs-vendor comparison, when there is one.
+TuneBenchAgreement tune_bench_agreement(const Comparison& comparison, const TunedTableInfo& tuned,
+                                        const Comparison* vs_vendor = nullptr);
 
 // The decision the report opens with (docs/cli/report.md):
 //   DoNotDeploy   when a shape failed after tuning (and measured before), or nothing improved outside noise;

@@ -218,7 +218,14 @@ TEST(Report, SaysWhetherBenchReproducedTunesTimes) {
   EXPECT_EQ(r.agreement->other_kernel, 2u);  // M = 512 and 4096: the row names 128x128, the run ran 64x128
   EXPECT_EQ(r.agreement->within, 4u);
   EXPECT_TRUE(r.agreement->outside.empty());
+  // M = 1024 ran in both runs but has no row in the table: counted apart, as the runtime's padded lookup
+  // or the default serves it (it failed after, so it is neither regressed nor slower than cuBLASLt).
+  EXPECT_EQ(r.agreement->no_row, 1u);
+  EXPECT_EQ(r.agreement->no_row_regressed, 0u);
+  EXPECT_EQ(r.agreement->no_row_vendor_slower, 0u);
   std::string md = render_report_markdown(r);
+  EXPECT_NE(md.find("1 compared shape(s) have no row of their own in the tuned table"), std::string::npos) << md;
+  EXPECT_NE(md.find("are slower than the vendor library"), std::string::npos) << md;
   EXPECT_NE(md.find("## Tune and bench agree"), std::string::npos) << md;
   EXPECT_NE(md.find("4 of 4 shapes within 10%"), std::string::npos) << md;
 
