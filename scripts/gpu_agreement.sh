@@ -19,35 +19,14 @@ summary=$out/summary.txt
 snapshot() { cp "$summary" "$final/summary.txt" 2>/dev/null; tar czf "$final/agreement.tgz" -C "$out" . 2>/dev/null; }
 step() { snapshot; echo; echo "=== $* ($(date -u +%H:%M:%S))" | tee -a "$summary"; }
 
-# Per shape: tune's winner time (tuned table `us`) against bench's dispatch time of the same kernel.
+# Per shape: tune's winner time (tuned table `us`) against bench's dispatch time of the same kernel, by
+# `cktune report` (its "Tune and bench agree" section; the after file must hold before and after rows, as
+# `bench --against` writes them).
 agreement() {  # agreement <tuned.csv> <after.csv> <label>
-  python3 - "$1" "$2" "$3" <<'PY' | tee -a "$summary"
-import csv, math, sys
-tuned, after, label = sys.argv[1:4]
-t = {}
-for r in csv.DictReader(open(tuned)):
-    t[(r["M"], r["N"], r["K"])] = (r["kernelName"], float(r["us"]))
-rows, ratios, bad = [], [], []
-for r in csv.DictReader(open(after)):
-    if r.get("role") != "dispatch":
-        continue
-    k = (r["M"], r["N"], r["K"])
-    if k not in t:
-        continue
-    name, tus = t[k]
-    bus = float(r["us"]) if r["us"] not in ("", "-1", "inf") else float("nan")
-    ratio = bus / tus if tus > 0 else float("nan")
-    ratios.append(ratio)
-    if not (abs(ratio - 1) <= 0.10):
-        bad.append((k, name, tus, bus, ratio, r.get("verdict", "")))
-    rows.append((k, name, tus, bus, ratio))
-ok = sum(1 for x in ratios if abs(x - 1) <= 0.10)
-g = math.exp(sum(math.log(x) for x in ratios if x > 0) / max(1, len(ratios)))
-print(f"{label}: {ok} of {len(ratios)} shapes agree within 10% (bench/tune geomean {g:.3f}, "
-      f"min {min(ratios):.3f}, max {max(ratios):.3f})")
-for k, name, tus, bus, ratio, v in bad:
-    print(f"  outside 10%: M={k[0]} N={k[1]} K={k[2]} {name}: tune {tus:.2f} us, bench {bus:.2f} us ({ratio:.2f}x) {v}")
-PY
+  local md="${2%.csv}_report.md"
+  "$bin" report --after "$2" --tuned "$1" -o "$md" > /dev/null 2>&1 || echo "$3: report failed" | tee -a "$summary"
+  echo "$3:" | tee -a "$summary"
+  awk '/^## /{f = ($0 == "## Tune and bench agree"); next} f && NF' "$md" | tee -a "$summary"
 }
 
 if [ "${SKIP_PRELUDE:-0}" != 1 ]; then
@@ -68,7 +47,7 @@ timeout 150 "$bin" tune -i report4.csv -o tuned_report.csv --device gpu --confir
   > tune_report.txt 2> tune_report.err
 echo "tune rc=$?" | tee -a "$summary"
 grep -c "timed launches" tune_report.err | sed 's/^/log lines about wrong timed launches: /' | tee -a "$summary"
-timeout 100 "$bin" bench -i report4.csv --device gpu --config tuned_report.csv -o after_report.csv > /dev/null \
+timeout 100 "$bin" bench -i report4.csv --device gpu --config tuned_report.csv --against default -o after_report.csv > /dev/null \
   2> after_report.err
 agreement tuned_report.csv after_report.csv "report shapes: tune vs bench"
 timeout 100 "$bin" bench -i one.csv --family a8w8_blockscale --device gpu --all-candidates -o all_report.csv \

@@ -92,7 +92,7 @@ step "report (tuned vs default, and against cuBLASLt per model)"
 "$bin" report --after "$final/${tag}_bench.csv" --tuned "$final/${tag}_tuned_gemm.csv" --models "$models" \
   -o "$final/${tag}_report.md" 2>&1 | tail -1 | tee -a "$summary"
 # Did the bench reproduce tune's times? (the report's check, per shape)
-sed -n '/^## Tune and bench agree/,/^## [^T]/p' "$final/${tag}_report.md" | grep -E '^- ' | head -12 | tee -a "$summary"
+awk '/^## /{f = ($0 == "## Tune and bench agree"); next} f && NF' "$final/${tag}_report.md" | tee -a "$summary"
 
 if [ "${UNTUNED:-0}" = 1 ]; then
   # The shapes of the same layers at the M values the table was not tuned at.
