@@ -106,25 +106,36 @@ void DeviceOutput::read(std::vector<std::uint16_t>& host) {
   buffer_.copy_to_host(host.data(), cells_ * 2, backend_.stream());  // synchronises: a fault surfaces here
 }
 
+std::int64_t DeviceOutput::gather(std::span<const std::int64_t> rows, std::int64_t cols, std::vector<std::uint16_t>& out) {
+  if (rows.empty()) {
+    out.resize(cells_);
+    buffer_.copy_to_host(out.data(), cells_ * 2, backend_.stream());  // synchronises: a fault surfaces here
+    return std::count_if(out.begin(), out.end(), [](std::uint16_t v) { return is_poison_bf16(v); });
+  }
+  const auto s = gpu::as_stream(backend_.stream().native());
+  if (count_.size() == 0) count_ = gpu::DeviceBuffer(sizeof(unsigned long long));
+  CKTUNE_GPU_CHECK(kernels::util::launch_count_u16(data(), cells_, kPoisonBf16Bits,
+                                                   static_cast<unsigned long long*>(count_.data()), s));
+  const size_t c = static_cast<size_t>(cols), n = rows.size();
+  out.resize(n * c);
+  for (size_t i = 0; i < n; ++i) {
+    if (rows[i] < 0 || static_cast<size_t>(rows[i] + 1) * c > cells_)
+      throw Error(fmt::format("device output: row {} of {} cells is outside its {} cells", rows[i], c, cells_));
+    CKTUNE_GPU_CHECK(gpu::rt::memcpy_d2h_async(out.data() + i * c, data() + static_cast<size_t>(rows[i]) * c, c * 2, s));
+  }
+  unsigned long long unwritten = 0;
+  count_.copy_to_host(&unwritten, sizeof unwritten, backend_.stream());  // synchronises
+  return static_cast<std::int64_t>(unwritten);
+}
+
 CheckResult DeviceOutput::check(const Reference& ref, const Tolerance& tol) {
   if (ref.sampled_rows.empty() || ref.rows * ref.cols != static_cast<std::int64_t>(cells_)) {
     host_.resize(cells_);
     buffer_.copy_to_host(host_.data(), cells_ * 2, backend_.stream());  // synchronises: a fault surfaces here
     return ref.check(host_.data(), tol);
   }
-  const auto s = gpu::as_stream(backend_.stream().native());
-  if (count_.size() == 0) count_ = gpu::DeviceBuffer(sizeof(unsigned long long));
-  CKTUNE_GPU_CHECK(kernels::util::launch_count_u16(data(), cells_, kPoisonBf16Bits,
-                                                   static_cast<unsigned long long*>(count_.data()), s));
-  const size_t cols = static_cast<size_t>(ref.cols), n = ref.sampled_rows.size();
-  host_.resize(n * cols);
-  for (size_t i = 0; i < n; ++i)
-    CKTUNE_GPU_CHECK(gpu::rt::memcpy_d2h_async(host_.data() + i * cols, data() + static_cast<size_t>(ref.sampled_rows[i]) * cols,
-                                               cols * 2, s));
-  unsigned long long unwritten = 0;
-  count_.copy_to_host(&unwritten, sizeof unwritten, backend_.stream());  // synchronises
-  return check_gathered_rows(ref.values.data(), host_.data(), ref.sampled_rows, ref.rows, ref.cols,
-                             static_cast<std::int64_t>(unwritten), tol);
+  const std::int64_t unwritten = gather(ref.sampled_rows, ref.cols, host_);
+  return check_gathered_rows(ref.values.data(), host_.data(), ref.sampled_rows, ref.rows, ref.cols, unwritten, tol);
 }
 
 void DeviceOutput::corrupt(FaultKind kind) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "cktune/engine/backend.hpp"
@@ -41,6 +42,9 @@ class DeviceOutput final : public OutputBuffer {
   void corrupt(FaultKind kind) override;
   // Sampled references: unwritten cells are counted on the device and only the sampled rows come back.
   CheckResult check(const Reference& ref, const Tolerance& tol) override;
+  // Brings back the listed rows of `cols` cells (in their order; none listed: the whole buffer) and
+  // returns the poison count over the whole buffer, counted on the device when rows are listed.
+  std::int64_t gather(std::span<const std::int64_t> rows, std::int64_t cols, std::vector<std::uint16_t>& out);
   std::uint16_t* data() { return buffer_.as<std::uint16_t>(); }
 
  private:

@@ -138,6 +138,11 @@ nlohmann::json to_json(const CandidateResult& r) {
       {"worst_row", r.check.worst_row},
       {"worst_row_err_ratio", num(r.check.worst_row_err_ratio)},
       {"unwritten", r.check.unwritten},
+      {"stage_err_ratios", [&] {
+         nlohmann::json a = nlohmann::json::array();
+         for (double v : r.check.stage_err_ratios) a.push_back(num(v));
+         return a;
+       }()},
       {"retimed", r.retimed},
       {"first_median_us", num(r.first_median_us)},
       {"part_us", [&] {
@@ -180,6 +185,8 @@ CandidateResult candidate_result_from_json(const nlohmann::json& j) {
   r.check.worst_row_err_ratio = num_from(j.at("worst_row_err_ratio"));
   r.check.unwritten = int_from<std::int64_t>(j.at("unwritten"));
   r.check.verdict = r.verdict;
+  if (j.contains("stage_err_ratios"))
+    for (const auto& v : j.at("stage_err_ratios")) r.check.stage_err_ratios.push_back(num_from(v));
   r.retimed = j.at("retimed").get<bool>();
   r.first_median_us = num_from(j.at("first_median_us"));
   if (j.contains("part_us")) {

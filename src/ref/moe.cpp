@@ -262,10 +262,28 @@ void ref_moe_2stages(const MoeInputs& in, const MoeParams& p, float* out, int th
   stage2_tokens(in, p, s1, t, out, threads);
 }
 
-void ref_moe_2stages_tokens(const MoeInputs& in, const MoeParams& p, std::span<const int64_t> tokens, float* out,
-                            int threads) {
+namespace {
+void check_tokens(const MoeInputs& in, std::span<const int64_t> tokens) {
   for (int64_t t : tokens)
     if (t < 0 || t >= in.tokens) throw Error(fmt::format("moe reference: token {} outside [0, {})", t, in.tokens));
+}
+}  // namespace
+
+MoeStage1Out ref_moe_stage1_tokens(const MoeInputs& in, const MoeParams& p, std::span<const int64_t> tokens,
+                                   int threads) {
+  check_tokens(in, tokens);
+  return stage1_tokens(in, p, tokens, threads);
+}
+
+void ref_moe_stage2_tokens(const MoeInputs& in, const MoeParams& p, const MoeStage1Out& s1,
+                           std::span<const int64_t> tokens, float* out, int threads) {
+  check_tokens(in, tokens);
+  stage2_tokens(in, p, s1, tokens, out, threads);
+}
+
+void ref_moe_2stages_tokens(const MoeInputs& in, const MoeParams& p, std::span<const int64_t> tokens, float* out,
+                            int threads) {
+  check_tokens(in, tokens);
   const MoeStage1Out s1 = stage1_tokens(in, p, tokens, threads);
   stage2_tokens(in, p, s1, tokens, out, threads);
 }

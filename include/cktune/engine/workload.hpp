@@ -16,6 +16,9 @@ struct Reference {
   std::int64_t rows = 0, cols = 0;
   std::vector<float> values;                // [rows, cols], or [sampled_rows.size(), cols]
   std::vector<std::int64_t> sampled_rows;   // empty = every row is in `values`
+  // A family's checked intermediate for the same rows (fused MoE: the stage-1 output of those tokens,
+  // [rows, topk, inter]); empty when the family checks only the output.
+  std::vector<float> intermediate;
   // Compares a full [rows, cols] bf16 output (the all-written scan always covers every cell).
   CheckResult check(const std::uint16_t* out, const Tolerance& tol) const;
 };

@@ -80,6 +80,14 @@ void requantize_stage1(MoeStage1Out& s1, const MoeInputs& in, int threads = 0);
 void ref_moe_stage2(const MoeInputs& in, const MoeParams& p, const MoeStage1Out& s1, float* out, int threads = 0);
 // Both stages (stage-1 output rounded to bf16 and, for blockscale, re-quantised in between).
 void ref_moe_2stages(const MoeInputs& in, const MoeParams& p, float* out, int threads = 0);
+// Stage 1 for the listed tokens only: row i of the output (a, aq, a_scale) belongs to tokens[i].
+MoeStage1Out ref_moe_stage1_tokens(const MoeInputs& in, const MoeParams& p, std::span<const int64_t> tokens,
+                                   int threads = 0);
+// Stage 2 for the listed tokens from a stage-1 output whose row i belongs to tokens[i] (as
+// ref_moe_stage1_tokens makes it, or a kernel's own stage 1 re-quantised with requantize_stage1): out is
+// [tokens.size(), model_dim].
+void ref_moe_stage2_tokens(const MoeInputs& in, const MoeParams& p, const MoeStage1Out& s1,
+                           std::span<const int64_t> tokens, float* out, int threads = 0);
 // Only the listed tokens: out is [tokens.size(), model_dim]. For sampled verification of large shapes.
 void ref_moe_2stages_tokens(const MoeInputs& in, const MoeParams& p, std::span<const int64_t> tokens, float* out,
                             int threads = 0);

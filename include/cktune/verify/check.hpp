@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "cktune/verify/verdict.hpp"
 
@@ -41,6 +42,9 @@ struct CheckResult {
   int64_t bad_rows = 0;         // rows above max_row_err_ratio
   Verdict verdict = Verdict::Passed;
   std::string reason;           // empty when passed
+  // Checked stage by stage (fused MoE: stage 1, then stage 2 fed stage 1's own output): each stage's
+  // errRatio (AITER's err1, err2); err_ratio is then the larger. Empty for a single check.
+  std::vector<double> stage_err_ratios;
 };
 
 // Poison: a quiet NaN with a payload no arithmetic produces, so "not written" and "computed NaN"

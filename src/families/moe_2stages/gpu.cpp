@@ -1,8 +1,9 @@
 // Fused MoE (moe_2stages, FP8 per_1x128, g1u1, SiLU) on the GPU. A candidate is a whole pipeline for
 // one block_m: moe_sorting, a stage-1 instance and a stage-2 instance of that block_m
-// (kernels/moe_2stages). It is verified and timed whole (sorting included) against the CPU reference
-// of the two stages; its parts (sorting, stage 1, stage 2) are then timed alone for the tuned row's
-// us1/us2 (engine: Instance::parts).
+// (kernels/moe_2stages). It runs and is timed whole (sorting included) and is checked stage by stage
+// against the CPU reference (verify/moe_stages.hpp: stage 1's output, then the output against the
+// reference's stage 2 fed this stage 1), which gives the tuned row's err1 and err2; its parts
+// (sorting, stage 1, stage 2) are then timed alone for us1/us2 (engine: Instance::parts).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include "cktune/gpu/runtime.hpp"
 #include "cktune/numerics/random.hpp"
 #include "cktune/ref/moe.hpp"
+#include "cktune/verify/moe_stages.hpp"
 #include "kernels/common/compat.hpp"
 #include "kernels/moe_2stages/moe_2stages.hpp"
 #include "kernels/moe_2stages/sorting.hpp"
@@ -53,21 +55,23 @@ struct Sorted {
 struct MoeGpuWorkload;
 
 // The output, and with it the pipeline's intermediate buffers: poisoning the output also poisons the
-// stage-1 output (NaN) and clears every sorted routing's row count, so a candidate that skips a part
-// cannot pass on what an earlier candidate left behind.
+// stage-1 output (the poison pattern, counted as unwritten) and its re-quantised copy and the per-slot
+// rows (NaN), and clears every sorted routing's row count, so a candidate that skips a part cannot pass
+// on what an earlier candidate left behind. The check is stage by stage (check_moe_stages).
 class MoeOutput final : public OutputBuffer {
  public:
   MoeOutput(GpuBackend& backend, size_t cells, MoeGpuWorkload& w) : y_(backend, cells, cells), backend_(backend), w_(w) {}
   void poison() override;
   void read(std::vector<std::uint16_t>& host) override { y_.read(host); }
   void corrupt(FaultKind kind) override { y_.corrupt(kind); }
-  CheckResult check(const Reference& ref, const Tolerance& tol) override { return y_.check(ref, tol); }
+  CheckResult check(const Reference& ref, const Tolerance& tol) override;
   std::uint16_t* data() { return y_.data(); }
 
  private:
   DeviceOutput y_;
   GpuBackend& backend_;
   MoeGpuWorkload& w_;
+  std::vector<std::uint16_t> out_rows_, a_rows_;  // reused between checks
 };
 
 struct MoeGpuWorkload final : Workload {
@@ -77,8 +81,11 @@ struct MoeGpuWorkload final : Workload {
   std::vector<gpu::DeviceBuffer> xq, xs, w1q, w1s, w2q, w2s;
   gpu::DeviceBuffer topk_ids, topk_weights;
   std::vector<Sorted> sorted;  // one per block_m in kBlockMs
-  gpu::DeviceBuffer a, aq, a_scale, y_slots;  // stage-1 output (bf16, re-quantised), stage-2 per-slot rows
+  std::optional<DeviceOutput> a;              // stage-1 output, bf16 [tokens*topk, inter]
+  gpu::DeviceBuffer aq, a_scale, y_slots;     // its re-quantised copy, stage-2 per-slot rows
   std::optional<MoeOutput> y;
+  MoeInputs host_in;                          // the inputs (one set), for the stage-2 reference of a check
+  MoeParams mp;
   GpuBackend* backend = nullptr;
   int sets() const override { return static_cast<int>(xq.size()); }
   OutputBuffer& output() override { return *y; }
@@ -92,10 +99,36 @@ struct MoeGpuWorkload final : Workload {
 
 void MoeOutput::poison() {
   y_.poison();
-  w_.a.memset_async(0xff, backend_.stream());  // bf16 0xffff is a NaN
+  w_.a->poison();
   w_.aq.memset_async(0xff, backend_.stream());  // fp8 e4m3fn 0xff is a NaN
   w_.y_slots.memset_async(0xff, backend_.stream());
   for (auto& so : w_.sorted) so.num_valid.memset_async(0, backend_.stream());
+}
+
+CheckResult MoeOutput::check(const Reference& ref, const Tolerance& tol) {
+  const Shape& s = w_.s;
+  std::vector<std::int64_t> all;
+  if (ref.sampled_rows.empty()) {
+    all.resize(static_cast<size_t>(s.T));
+    for (int t = 0; t < s.T; ++t) all[static_cast<size_t>(t)] = t;
+  }
+  const std::span<const std::int64_t> tokens = ref.sampled_rows.empty() ? std::span<const std::int64_t>(all)
+                                                                          : std::span<const std::int64_t>(ref.sampled_rows);
+  std::vector<std::int64_t> pair_rows;  // the (token, slot) rows of the stage-1 output; none = all of it
+  if (!ref.sampled_rows.empty())
+    for (std::int64_t t : tokens)
+      for (int j = 0; j < s.topk; ++j) pair_rows.push_back(t * s.topk + j);
+  MoeStageOutputs o;
+  o.tokens = tokens;
+  o.unwritten_out = y_.gather(ref.sampled_rows, ref.cols, out_rows_);
+  o.unwritten_a = w_.a->gather(pair_rows, s.I, a_rows_);
+  o.ref_a = ref.intermediate.data();
+  o.ref_out = ref.values.data();
+  o.a = a_rows_.data();
+  o.out = out_rows_.data();
+  if (ref.intermediate.size() != tokens.size() * static_cast<size_t>(s.topk) * static_cast<size_t>(s.I))
+    throw Error("moe_2stages: the reference holds no stage-1 output for its tokens");
+  return check_moe_stages(w_.host_in, w_.mp, o, tol);
 }
 
 std::string pipeline_name(const moe::StageParams& s1, const moe::StageParams& s2) {
@@ -120,10 +153,16 @@ class PipelineInstance final : public Instance {
     return {};
   }
   void launch(Workload& w, int set) override {
-    for (int p = 0; p < 3; ++p) launch_part(w, set, p);
+    for (int p = 0; p < kParts; ++p) launch_part(w, set, p);
   }
-  int parts() const override { return 3; }
-  std::string part_name(int p) const override { return p == 0 ? "sort" : p == 1 ? "stage1" : "stage2"; }
+  // Stage 2's kernel and the sum over the slots apart (the tuned row's us2 is both, as AITER's stage 2
+  // includes its reduction).
+  static constexpr int kParts = 4;
+  int parts() const override { return kParts; }
+  std::string part_name(int p) const override {
+    static constexpr const char* kNames[kParts] = {"sort", "stage1", "stage2", "reduce"};
+    return kNames[p];
+  }
   void launch_part(Workload& base, int set, int part) override {
     auto& w = static_cast<MoeGpuWorkload&>(base);
     const size_t i = static_cast<size_t>(set);
@@ -163,7 +202,7 @@ class PipelineInstance final : public Instance {
     a.x_scale = w.xs[i].as<float>();
     a.w1q = w.w1q[i].as<uint8_t>();
     a.w1_scale = w.w1s[i].as<float>();
-    a.a = w.a.as<uint16_t>();
+    a.a = w.a->data();
     a.w2q = w.w2q[i].as<uint8_t>();
     a.w2_scale = w.w2s[i].as<float>();
     a.aq = w.aq.as<uint8_t>();
@@ -174,7 +213,10 @@ class PipelineInstance final : public Instance {
       CKTUNE_GPU_CHECK(moe::quantize_stage1(a, w.stream()));
       return;
     }
-    CKTUNE_GPU_CHECK(moe::launch(s2_, a, w.stream()));
+    if (part == 2) {
+      CKTUNE_GPU_CHECK(moe::launch(s2_, a, w.stream()));
+      return;
+    }
     CKTUNE_GPU_CHECK(moe::reduce_slots(a.y_slots, w.y->data(), w.s.T, w.s.topk, w.s.D, w.stream()));
   }
 
@@ -288,21 +330,34 @@ class MoeGpuUnit final : public FamilyUnit {
       wl->sorted.push_back(std::move(so));
     }
     const size_t cells = static_cast<size_t>(s.T) * s.D;
-    wl->a = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * s.I * 2);
+    const size_t pair_cells = static_cast<size_t>(s.T) * s.topk * s.I;
+    wl->a.emplace(backend, pair_cells, pair_cells);
     wl->aq = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * s.I);
     wl->a_scale = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * (s.I / 128) * 4);
     wl->y_slots = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * s.D * 2);
     wl->y.emplace(backend, cells, *wl);
 
-    // Reference on the CPU: every token when affordable, else tokens sampled (first and last included).
-    MoeParams mp;
+    // Reference on the CPU: every token when affordable, else tokens sampled (first and last included);
+    // its stage-1 output is kept for the stage-by-stage check.
+    MoeParams& mp = wl->mp;
     mp.act = Activation::Silu;
     mp.doweight_stage1 = wl->doweight_stage1;
     mp.quant = QuantType::Per1x128;
-    make_reference(wl->reference, reuse, s.T, s.D, 3.0 * s.topk * static_cast<double>(s.I) * s.D, backend.policy(),
-                   seed, [&](float* out) { ref_moe_2stages(in, mp, out); },
-                   [&](const std::vector<std::int64_t>& rows, float* out) { ref_moe_2stages_tokens(in, mp, rows, out); });
+    Reference& ref = wl->reference;
+    auto both_stages = [&](std::span<const std::int64_t> tokens, float* out) {
+      const MoeStage1Out s1 = ref_moe_stage1_tokens(in, mp, tokens);
+      ref_moe_stage2_tokens(in, mp, s1, tokens, out);
+      ref.intermediate = s1.a;
+    };
+    make_reference(ref, reuse, s.T, s.D, 3.0 * s.topk * static_cast<double>(s.I) * s.D, backend.policy(), seed,
+                   [&](float* out) {
+                     std::vector<std::int64_t> all(static_cast<size_t>(s.T));
+                     for (int t = 0; t < s.T; ++t) all[static_cast<size_t>(t)] = t;
+                     both_stages(all, out);
+                   },
+                   [&](const std::vector<std::int64_t>& rows, float* out) { both_stages(rows, out); });
     stream.synchronize();
+    wl->host_in = std::move(in);
     return wl;
   }
 
@@ -321,11 +376,16 @@ class MoeGpuUnit final : public FamilyUnit {
     };
     parts.us1 = part("stage1");
     parts.us2 = part("stage2");
+    if (parts.us2 >= 0 && part("reduce") >= 0) parts.us2 += part("reduce");
     if (parts.us1 < 0 || parts.us2 < 0) {
       parts.us1 = winner.time.median_us;
       parts.us2 = 0;
     }
-    parts.err1 = parts.err2 = winner.check.err_ratio;  // the pipeline's output, checked whole
+    // Checked stage by stage (check_moe_stages): stage 1's errRatio, then the output's against the
+    // reference's stage 2 fed this stage 1.
+    const auto& st = winner.check.stage_err_ratios;
+    parts.err1 = st.size() == 2 ? st[0] : winner.check.err_ratio;
+    parts.err2 = st.size() == 2 ? st[1] : winner.check.err_ratio;
     parts.run_1stage = false;
     return moe_tuned_row(key, device, parts);
   }

@@ -109,6 +109,7 @@ TEST(CandidateResultJson, RoundTripWithInfinity) {
   c.check.worst_row = 17;
   c.check.worst_row_err_ratio = 0.5;
   c.check.unwritten = 33;
+  c.check.stage_err_ratios = {0.0125, 0.0003};  // a fused-MoE pipeline's err1, err2
   c.retimed = true;
   c.first_median_us = 9.75;
   std::string text = to_json(c).dump();
@@ -134,6 +135,7 @@ TEST(CandidateResultJson, RoundTripWithInfinity) {
   EXPECT_EQ(r.check.worst_row, 17);
   EXPECT_DOUBLE_EQ(r.check.worst_row_err_ratio, 0.5);
   EXPECT_EQ(r.check.unwritten, 33);
+  EXPECT_EQ(r.check.stage_err_ratios, c.check.stage_err_ratios);
   EXPECT_TRUE(r.retimed);
   EXPECT_DOUBLE_EQ(r.first_median_us, 9.75);
 }
