@@ -84,7 +84,7 @@ for r in csv.DictReader(open(bench)):
     elif r["role"] == "against":
         before[t] = r
 print(f"{model}: per token count (µs; total = sorting + stage 1 + stage 2 as one timed pipeline)")
-hdr = "| tokens | block_m | sort | stage 1 | stage 2 | total (tune) | total (bench) | bench/tune | default | tuned vs default | byte floor | compute floor | TFLOP/s | GB/s |"
+hdr = "| tokens | block_m | sort | stage 1 | stage 2 | reduce | total (tune) | total (bench) | bench/tune | default | tuned vs default | byte floor | compute floor | TFLOP/s | GB/s |"
 if model == "dsv3_tp8":
     hdr += " vLLM | vs vLLM |"
 print(hdr)
@@ -104,7 +104,7 @@ for t in sorted(rows):
     b = before.get(t)
     bus = num(a["us"]) if a else None
     dus = num(b["us"]) if b else None
-    line = f"| {t} | {r['block_m']} | {p.get('sort', '-')} | {p.get('stage1', '-')} | {p.get('stage2', '-')} | "
+    line = f"| {t} | {r['block_m']} | {p.get('sort', '-')} | {p.get('stage1', '-')} | {p.get('stage2', '-')} | {p.get('reduce', '-')} | "
     line += f"{tune_us or '-'} | {bus or '-'} | "
     line += f"{bus / tune_us:.2f} | " if bus and tune_us else "- | "
     line += f"{dus or '-'} | " + (f"{dus / bus:.2f}x | " if dus and bus else "- | ")

@@ -167,17 +167,26 @@ __device__ __forceinline__ void fence_operands(float (&r)[N]) {
 }
 
 // Promotion of a fresh wgmma m64nN partial into the running fp32 accumulator: each thread's registers
-// j*4 + 0/1 hold its first row, j*4 + 2/3 its second (8 columns apart per j), scaled by s0 / s1. Call
-// after the wgmma that wrote t are waited for and fence_operands(t).
+// j*4 + 0/1 hold its first row, j*4 + 2/3 its second (8 columns apart per j), scaled by s0 / s1 in the
+// first `split` column groups and by u0 / u1 in the rest (MoE stage 1: gate columns, then up columns,
+// each with its weight rows' scale). Call after the wgmma that wrote t are waited for and
+// fence_operands(t).
 template <int R>
-__device__ __forceinline__ void promote_rows(float (&acc)[R], const float (&t)[R], float s0, float s1) {
+__device__ __forceinline__ void promote_rows_split(float (&acc)[R], const float (&t)[R], int split, float s0, float s1,
+                                                   float u0, float u1) {
 #pragma unroll
   for (int j = 0; j < R / 4; ++j) {
-    acc[j * 4 + 0] = fmaf(t[j * 4 + 0], s0, acc[j * 4 + 0]);
-    acc[j * 4 + 1] = fmaf(t[j * 4 + 1], s0, acc[j * 4 + 1]);
-    acc[j * 4 + 2] = fmaf(t[j * 4 + 2], s1, acc[j * 4 + 2]);
-    acc[j * 4 + 3] = fmaf(t[j * 4 + 3], s1, acc[j * 4 + 3]);
+    const float a0 = j < split ? s0 : u0, a1 = j < split ? s1 : u1;
+    acc[j * 4 + 0] = fmaf(t[j * 4 + 0], a0, acc[j * 4 + 0]);
+    acc[j * 4 + 1] = fmaf(t[j * 4 + 1], a0, acc[j * 4 + 1]);
+    acc[j * 4 + 2] = fmaf(t[j * 4 + 2], a1, acc[j * 4 + 2]);
+    acc[j * 4 + 3] = fmaf(t[j * 4 + 3], a1, acc[j * 4 + 3]);
   }
+}
+// The same scale for every column group.
+template <int R>
+__device__ __forceinline__ void promote_rows(float (&acc)[R], const float (&t)[R], float s0, float s1) {
+  promote_rows_split(acc, t, R / 4, s0, s1, s0, s1);
 }
 
 template <int kRegs>

@@ -69,17 +69,23 @@ gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stre
   }
 }
 
-// wgmma stage 2: the weights of every expert as one 2-D map ([E * model_dim, inter_dim]), boxes of 128 rows.
-template <class C>
-gpu::ErrorCode launch_wg2(const StageParams&, const Args& a, gpu::Stream stream) {
+// wgmma stages: the weights of every expert as one 2-D map, boxes of 64 rows (stage 1: a gate half and
+// an up half of the tile) or 128 (stage 2).
+template <class C, bool kS1>
+gpu::ErrorCode launch_wg(const StageParams&, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
-  auto kernel = detail::wg_stage2_kernel<C>;
+  auto kernel = detail::wg_stage_kernel<C, kS1>;
   if (auto e = ensure_smem(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mw;
-  if (!gpu::tma::make_kmajor_map(&mw, a.w2q, a.experts * a.model_dim, a.inter_dim, C::kTN))
-    return gpu::kErrorInvalidValue;
-  const dim3 grid(static_cast<unsigned>(a.model_dim / C::kTN), grid_blocks(a));
-  kernel<<<grid, C::kThreads, C::kSmem, stream>>>(mw, a);
+  const bool made = kS1 ? gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kTN / 2)
+                        : gpu::tma::make_kmajor_map(&mw, a.w2q, a.experts * a.model_dim, a.inter_dim, C::kTN);
+  if (!made) return gpu::kErrorInvalidValue;
+  // Persistent: at most kMinBlocks CTAs an SM, each taking every grid-th tile.
+  const int col_tiles = (kS1 ? a.inter_dim : a.model_dim) / (kS1 ? C::kTN / 2 : C::kTN);
+  const long long tiles = static_cast<long long>(col_tiles) * grid_blocks(a);
+  const int sms = gpu::current_device_multiprocessors(132);
+  const unsigned grid = static_cast<unsigned>(std::max(1ll, std::min<long long>(tiles, 1ll * sms * C::kMinBlocks)));
+  kernel<<<grid, C::kThreads, C::kSmem, stream>>>(mw, a, col_tiles, static_cast<int>(tiles));
   return gpu::get_last_error();
 }
 #else
@@ -92,8 +98,8 @@ template <class C>
 gpu::ErrorCode launch_stage2(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
-template <class C>
-gpu::ErrorCode launch_wg2(const StageParams&, const Args&, gpu::Stream) {
+template <class C, bool kS1>
+gpu::ErrorCode launch_wg(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
 #endif
@@ -111,10 +117,14 @@ struct Entry {
 #define CKTUNE_S2(TN, BM, WN, WM)                                                           \
   Entry{StageParams{0, nullptr, Stage::Two, BM, TN, (WN) * (WM), 1, 1, Engine::WarpMma},      \
         &launch_stage2<detail::Cfg<TN, BM, WN, WM, 1>>}
+// wgmma stage 1: 64 gate + 64 up rows, block_m rows, ST stages.
+#define CKTUNE_WG1(BM, ST)                                                                          \
+  Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma},   \
+        &launch_wg<detail::WgCfg<BM, ST>, true>}
 // wgmma stage 2: 128 output columns, block_m rows, ST stages.
 #define CKTUNE_WG2(BM, ST)                                                                          \
   Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma},   \
-        &launch_wg2<detail::Wg2Cfg<BM, ST>>}
+        &launch_wg<detail::WgCfg<BM, ST>, false>}
 
 // Decode blocks (16, 32 rows) stream weights: small CTAs, split-K for the few-experts case.
 // Prefill blocks (64, 128 rows) reuse each weight tile over many rows.
@@ -127,6 +137,7 @@ const std::array kStage1 = {
     CKTUNE_S1(128, 64, 4, 2, 3, 1), CKTUNE_S1(128, 64, 4, 2, 3, 2), CKTUNE_S1(256, 64, 4, 2, 3, 1),
     CKTUNE_S1(256, 64, 4, 2, 3, 2),
     CKTUNE_S1(128, 128, 4, 2, 3, 1), CKTUNE_S1(128, 128, 4, 4, 3, 1),
+    CKTUNE_WG1(64, 4),               CKTUNE_WG1(128, 4),              CKTUNE_WG1(128, 6),
 };
 const std::array kStage2 = {
     CKTUNE_S2(64, 16, 2, 1),   CKTUNE_S2(128, 16, 4, 1),  CKTUNE_S2(64, 32, 2, 1), CKTUNE_S2(128, 32, 4, 1),
@@ -136,6 +147,7 @@ const std::array kStage2 = {
 };
 #undef CKTUNE_S1
 #undef CKTUNE_S2
+#undef CKTUNE_WG1
 #undef CKTUNE_WG2
 
 struct Table {
@@ -146,8 +158,11 @@ struct Table {
   Table() {
     for (size_t i = 0; i < kStage1.size(); ++i) {
       const StageParams& s = kStage1[i].params;
-      names1[i] = "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
-                  std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
+      names1[i] = s.engine == Engine::Wgmma
+                      ? "cktune_moe_s1wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
+                            std::to_string(s.stages)
+                      : "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
+                            std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
       p1[i] = s;
       p1[i].id = static_cast<int>(i);
       p1[i].name = names1[i].c_str();

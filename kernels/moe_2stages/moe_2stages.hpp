@@ -24,8 +24,7 @@ namespace cktune::kernels::moe_2stages {
 enum class Stage { One = 1, Two = 2 };
 
 // The inner loop an instance runs on: the fp8 warp MMA (sm_89+, cp.async pipeline) or Hopper's wgmma
-// with TMA weight loads and a warp-specialised pipeline (sm_90a; stage 2 only: stages_wgmma.cuh says
-// why stage 1 has none).
+// with TMA weight loads and a warp-specialised pipeline (sm_90a; both stages, stages_wgmma.cuh).
 enum class Engine { WarpMma = 0, Wgmma = 1 };
 
 struct StageParams {

@@ -62,20 +62,22 @@ struct RowInfo {
   int pad;
 };
 
-// The block's rows: token, slot and routed weight of each sorted entry (padding rows get token -1).
+// The sorted entry `idx` as a row of a block: token (-1 for padding), slot, routed weight.
+__device__ __forceinline__ RowInfo row_info(const Args& a, int idx) {
+  const uint32_t id = static_cast<uint32_t>(a.sorted_ids[idx]);
+  RowInfo ri;
+  ri.token = static_cast<int>(id & 0xffffffu);
+  if (ri.token >= a.tokens) ri.token = -1;
+  ri.slot = static_cast<int>(id >> 24);
+  ri.weight = ri.token >= 0 ? a.sorted_weights[idx] : 0.f;
+  ri.pad = 0;
+  return ri;
+}
+
+// The block's rows into shared memory.
 template <int BM>
 __device__ __forceinline__ void load_rows(const Args& a, int block, RowInfo* rows) {
-  for (int r = threadIdx.x; r < BM; r += blockDim.x) {
-    const int idx = block * BM + r;
-    const uint32_t id = static_cast<uint32_t>(a.sorted_ids[idx]);
-    const int tok = static_cast<int>(id & 0xffffffu);
-    RowInfo ri;
-    ri.token = tok < a.tokens ? tok : -1;
-    ri.slot = static_cast<int>(id >> 24);
-    ri.weight = ri.token >= 0 ? a.sorted_weights[idx] : 0.f;
-    ri.pad = 0;
-    rows[r] = ri;
-  }
+  for (int r = threadIdx.x; r < BM; r += blockDim.x) rows[r] = row_info(a, block * BM + r);
 }
 
 #if defined(CKTUNE_CUDA)

@@ -1,18 +1,22 @@
 #pragma once
-// Prefill kernel of MoE stage 2 on Hopper's wgmma (sm_90a): y = aq . w2[e]^T (K = inter_dim) times the
-// routed weight into y_slots, per sorted block (block_m rows of one expert) and tile of 128 output
-// columns. The weights, the bytes that are reused, arrive through TMA; the activation rows are gathered
-// through the sorted ids, so a producer warpgroup copies them with cp.async straight into the
-// 128-byte-swizzled layout TMA would have produced, each thread's copies completing on the stage's
-// mbarrier. block_m/64 consumer warpgroups issue wgmma m64n128k32 (fp8) on 64 rows each; every 128-K
-// block goes into a fresh fp32 partial that is promoted into the accumulator times
-// a_scale[row, kb] * w_scale[tile, kb] on the CUDA cores.
+// Prefill kernels of both MoE stages on Hopper's wgmma (sm_90a), per sorted block (block_m rows of one
+// expert) and tile of 128 weight rows:
+//   stage 1: h = xq[token] . w1[e]^T over K = model_dim for 64 gate rows and their 64 up rows, then
+//            a[token*topk + slot] = bf16(silu(gate) * up (* routed weight)) in the registers;
+//   stage 2: y = aq . w2[e]^T over K = inter_dim for 128 output columns, times the routed weight, into
+//            y_slots.
+// The weights, the bytes that are reused, arrive through TMA; the activation rows are gathered through
+// the sorted ids, so a producer warpgroup copies them with cp.async straight into the 128-byte-swizzled
+// layout TMA would have produced, each thread's copies completing on the stage's mbarrier. block_m/64
+// consumer warpgroups issue wgmma m64n128k32 (fp8) on 64 rows each; every 128-K block goes into a
+// fresh fp32 partial that is promoted into the accumulator times the block's activation and weight
+// scales on the CUDA cores.
 //
-// Stage 1 has no wgmma instance, measured (docs/arch/moe.md, "Why stage 1 stays on the warp MMA"): the
-// fp8 wgmma sums the 32 products of an instruction in fixed point and keeps about 14 bits, and stage 1's
-// output is re-quantised to fp8 for stage 2, which turns those errors into flipped roundings
-// (DeepSeek-V3 shapes: errRatio 0.02-0.06 against 0.0002, single rows at 0.31-0.44, failing the row
-// check); converting the tiles to f16 for the f16 wgmma was exact but slower than the warp MMA.
+// Accuracy of stage 1 (docs/arch/moe.md, "Stage 1 on wgmma and how a pipeline is checked"): the fp8
+// wgmma sums the 32 products of an instruction in fixed point and keeps about 14 bits, so its stage-1
+// outputs differ from an exact sum by ~1e-4 of their size, within AITER's 1e-2 rule; the re-quantisation
+// to fp8 before stage 2 turns a few of those into flipped roundings, so a pipeline is checked stage by
+// stage (stage 2 against the reference fed this stage 1's own output), as AITER's tuner checks it.
 #include <cstdint>
 
 #include "../common/arch_sm90.hpp"
@@ -23,9 +27,9 @@
 
 namespace cktune::kernels::moe_2stages::detail {
 
-// Stage 2, fp8 wgmma: BM rows (64: one consumer warpgroup, two CTAs an SM; 128: two), ST stages.
+// Either stage, fp8 wgmma: BM rows (64: one consumer warpgroup, two CTAs an SM; 128: two), ST stages.
 template <int BM, int ST>
-struct Wg2Cfg {
+struct WgCfg {
   static constexpr int kBM = BM, kTN = 128, kStages = ST;
   static constexpr int kConsumers = BM / 64;
   static constexpr int kThreads = (kConsumers + 1) * 128;
@@ -34,8 +38,7 @@ struct Wg2Cfg {
   static constexpr int kConsumerRegs = BM == 64 ? 208 : 232;  // (consumers*R + 40) * 128 * kMinBlocks <= 65536
   static constexpr int kABytes = BM * 128, kBBytes = kTN * 128;
   static constexpr int kStageBytes = kABytes + kBBytes;
-  static constexpr int kRowsOfs = ST * kStageBytes;
-  static constexpr int kBarOfs = kRowsOfs + BM * 16;
+  static constexpr int kBarOfs = ST * kStageBytes;
   static constexpr int kSmem = kBarOfs + 2 * ST * 8 + 1024;  // + slack for the 1024-byte alignment
   static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
   static_assert(kStageBytes % 1024 == 0, "stages keep the 1024-byte alignment of the swizzle");
@@ -43,27 +46,28 @@ struct Wg2Cfg {
 };
 
 #if defined(CKTUNE_CUDA)
-template <class C>
+// kS1: stage 1 (gate/up rows of w1, K = model_dim, SiLU gating into a) or stage 2 (rows of w2, K =
+// inter_dim, into y_slots). The tensor map holds every expert's weights as one 2-D map
+// ([E * rows, K]), boxes of 64 rows for stage 1 (a gate half and an up half) and 128 for stage 2.
+//
+// Persistent: CTA c takes tiles c, c + gridDim.x, ... (tile = sorted block * column tiles + column
+// tile), and the stage ring runs on across tiles, so the producer is already loading the next tile's
+// k-blocks while the consumers finish and store the current one. Stage 2 has only inter_dim/128 = 2..4
+// k-blocks a tile: one CTA per tile spent most of its life waiting for its first loads and storing.
+template <class C, bool kS1>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
-    wg_stage2_kernel(const __grid_constant__ CUtensorMap tmap_w, const Args a) {
+    wg_stage_kernel(const __grid_constant__ CUtensorMap tmap_w, const Args a, int col_tiles, int tiles) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace cktune::gpu::sm90;
-  constexpr int BM = C::kBM, TN = C::kTN, ST = C::kStages;
-  const int block = blockIdx.y;
-  if (block * BM >= a.num_valid_ids[0]) return;  // the whole CTA leaves before any barrier
-
+  constexpr int BM = C::kBM, TN = C::kTN, HN = TN / 2, ST = C::kStages;
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
-  RowInfo* rows = reinterpret_cast<RowInfo*>(smem + C::kRowsOfs);
   uint64_t* full = reinterpret_cast<uint64_t*>(smem + C::kBarOfs);
   uint64_t* empty = full + ST;
 
   const int tid = threadIdx.x, wg = tid / 128;
-  const int e = a.sorted_expert_ids[block];
-  const int D = a.model_dim, I = a.inter_dim, KB = I / 128;
-  const int n0 = blockIdx.x * TN;
-
-  load_rows<BM>(a, block, rows);
+  const int D = a.model_dim, I = a.inter_dim, K = kS1 ? D : I, KB = K / 128;
+  const int used_blocks = a.num_valid_ids[0] / BM;
   if (tid == 0) {
     for (int s = 0; s < ST; ++s) {
       mbar_init(&full[s], 128 + 1);             // the producers' cp.async arrivals + the TMA transaction
@@ -77,16 +81,43 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     setmaxnreg_dec<C::kProducerRegs>();
     const int pt = tid - C::kConsumers * 128;
     if (pt == 0) tma_prefetch_desc(&tmap_w);
-    for (int kb = 0; kb < KB; ++kb) {
-      const int s = kb % ST;
-      if (kb >= ST) mbar_wait(&empty[s], ((kb / ST) + 1) & 1);
-      uint8_t* st = smem + s * C::kStageBytes;
-      if (pt == 0) {
-        mbar_expect_tx(&full[s], C::kBBytes);
-        tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb * 128, e * D + n0);
+    const int ch = pt & 7;
+    int g = 0;  // k-blocks issued so far, over all tiles
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      const int block = tile / col_tiles;
+      if (block >= used_blocks) break;  // tiles only grow with the block
+      const int e = __ldg(a.sorted_expert_ids + block);
+      const int n0 = (tile % col_tiles) * (kS1 ? HN : TN);
+      // This thread's rows (every 16th from pt / 8): where its 16-byte chunk of each row comes from.
+      const uint8_t* src[BM / 16];
+#pragma unroll
+      for (int i = 0; i < BM / 16; ++i) {
+        const RowInfo ri = row_info(a, block * BM + (pt >> 3) + 16 * i);
+        const size_t row = ri.token < 0 ? 0 : kS1 ? static_cast<size_t>(ri.token)
+                                                  : static_cast<size_t>(ri.token) * a.topk + ri.slot;
+        src[i] = ri.token < 0 ? nullptr : (kS1 ? a.xq : a.aq) + row * K + ch * 16;
       }
-      gather_rows<BM, 128>(rows, a.aq, I, kb, a.topk, smem_u32(st), pt);
-      cp_async_mbar_arrive_noinc(&full[s]);  // one arrival once this thread's copies have landed
+      for (int kb = 0; kb < KB; ++kb, ++g) {
+        const int s = g % ST;
+        if (g >= ST) mbar_wait(&empty[s], ((g / ST) + 1) & 1);
+        uint8_t* st = smem + s * C::kStageBytes;
+        if (pt == 0) {
+          mbar_expect_tx(&full[s], C::kBBytes);
+          if constexpr (kS1) {
+            tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb * 128, e * 2 * I + n0);
+            tma_load_2d(smem_u32(st + C::kABytes + HN * 128), &tmap_w, &full[s], kb * 128, e * 2 * I + I + n0);
+          } else {
+            tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb * 128, e * D + n0);
+          }
+        }
+        const uint32_t dst = smem_u32(st);
+#pragma unroll
+        for (int i = 0; i < BM / 16; ++i) {
+          const int r = (pt >> 3) + 16 * i;
+          cp_async_16(dst + swz<128>(r, ch), src[i] ? src[i] + kb * 128 : a.xq, src[i] ? 16 : 0);
+        }
+        cp_async_mbar_arrive_noinc(&full[s]);  // one arrival once this thread's copies have landed
+      }
     }
     return;
   }
@@ -94,42 +125,74 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 
   const int lane = tid & 31;
   const int wid = (tid % 128) / 32;
-  const int lr0 = wg * 64 + wid * 16 + (lane >> 2), lr1 = lr0 + 8;  // this thread's two rows
-  const RowInfo ri0 = rows[lr0], ri1 = rows[lr1];
-  const bool ok0 = ri0.token >= 0, ok1 = ri1.token >= 0;
-  const float* xs0 = a.a_scale + (static_cast<size_t>(ok0 ? ri0.token : 0) * a.topk + ri0.slot) * KB;
-  const float* xs1 = a.a_scale + (static_cast<size_t>(ok1 ? ri1.token : 0) * a.topk + ri1.slot) * KB;
-  const float* ws = a.w2_scale + (static_cast<size_t>(e) * (D / 128) + n0 / 128) * KB;
-
-  float acc[TN / 2], t[TN / 2];
-#pragma unroll
-  for (int i = 0; i < TN / 2; ++i) acc[i] = 0.f;
-  for (int kb = 0; kb < KB; ++kb) {
-    const float w = __ldg(ws + kb);
-    const float s0 = ok0 ? __ldg(xs0 + kb) * w : 0.f, s1 = ok1 ? __ldg(xs1 + kb) * w : 0.f;
-    const int s = kb % ST;
-    mbar_wait(&full[s], (kb / ST) & 1);
-    fence_proxy_async_smem();  // the gathered rows were written by cp.async (generic proxy); wgmma reads async
-    wgmma_block_k128<TN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
-                         smem_u32(smem + s * C::kStageBytes + C::kABytes));
-    wgmma_wait<0>();
-    if (lane == 0) mbar_arrive(&empty[s]);
-    fence_operands(t);
-    promote_rows(acc, t, s0, s1);
-  }
-
-  // y_slots[token*topk + slot, n0 ..] = bf16(w * acc): each thread holds, per 8-column group j, two
-  // adjacent columns of its two rows (4-byte stores).
+  const int lr0 = wg * 64 + wid * 16 + (lane >> 2), lr1 = lr0 + 8;  // this thread's two rows of a tile
   const int c0 = (lane & 3) * 2;
+  int g = 0;
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const int block = tile / col_tiles;
+    if (block >= used_blocks) break;
+    const int e = __ldg(a.sorted_expert_ids + block);
+    // Stage 1: gate rows n0.. and up rows I + n0.. of w1[e], columns n0.. of a.
+    // Stage 2: rows n0.. of w2[e], columns n0.. of y.
+    const int n0 = (tile % col_tiles) * (kS1 ? HN : TN);
+    const RowInfo ri0 = row_info(a, block * BM + lr0), ri1 = row_info(a, block * BM + lr1);
+    const bool ok0 = ri0.token >= 0, ok1 = ri1.token >= 0;
+    // Activation scales of the thread's two rows; weight scales of the tile's rows (stage 1: the gate
+    // half's and the up half's).
+    const size_t srow0 = kS1 ? static_cast<size_t>(ok0 ? ri0.token : 0)
+                             : static_cast<size_t>(ok0 ? ri0.token : 0) * a.topk + ri0.slot;
+    const size_t srow1 = kS1 ? static_cast<size_t>(ok1 ? ri1.token : 0)
+                             : static_cast<size_t>(ok1 ? ri1.token : 0) * a.topk + ri1.slot;
+    const float* xs0 = (kS1 ? a.x_scale : a.a_scale) + srow0 * KB;
+    const float* xs1 = (kS1 ? a.x_scale : a.a_scale) + srow1 * KB;
+    const float* wsg = kS1 ? a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + n0 / 128) * KB
+                           : a.w2_scale + (static_cast<size_t>(e) * (D / 128) + n0 / 128) * KB;
+    const float* wsu = kS1 ? a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + (I + n0) / 128) * KB : wsg;
+
+    float acc[TN / 2], t[TN / 2];
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const RowInfo& ri = h ? ri1 : ri0;
-    if (ri.token < 0) continue;
-    const float rw = a.doweight_stage1 ? 1.0f : ri.weight;
-    uint16_t* dst = a.y_slots + (static_cast<size_t>(ri.token) * a.topk + ri.slot) * D + n0 + c0;
+    for (int i = 0; i < TN / 2; ++i) acc[i] = 0.f;
+    for (int kb = 0; kb < KB; ++kb, ++g) {
+      const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
+      const float wg_s = __ldg(wsg + kb), wu_s = kS1 ? __ldg(wsu + kb) : wg_s;
+      const int s = g % ST;
+      mbar_wait(&full[s], (g / ST) & 1);
+      fence_proxy_async_smem();  // the gathered rows were written by cp.async (generic proxy); wgmma reads async
+      wgmma_block_k128<TN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
+                           smem_u32(smem + s * C::kStageBytes + C::kABytes));
+      wgmma_wait<0>();
+      if (lane == 0) mbar_arrive(&empty[s]);
+      fence_operands(t);
+      // Stage 1: column groups j < HN/8 are gate columns, the rest their up partners (their own scales).
+      promote_rows_split(acc, t, kS1 ? HN / 8 : TN / 8, x0 * wg_s, x1 * wg_s, x0 * wu_s, x1 * wu_s);
+    }
+
+    // Each thread holds, per 8-column group j, two adjacent columns of its two rows.
 #pragma unroll
-    for (int j = 0; j < TN / 8; ++j)
-      *reinterpret_cast<uint32_t*>(dst + j * 8) = gpu::pack_bf16x2(acc[j * 4 + 2 * h] * rw, acc[j * 4 + 2 * h + 1] * rw);
+    for (int h = 0; h < 2; ++h) {
+      const RowInfo& ri = h ? ri1 : ri0;
+      if (ri.token < 0) continue;
+      const size_t row = static_cast<size_t>(ri.token) * a.topk + ri.slot;
+      if constexpr (kS1) {
+        // a[row, n0 ..] = bf16(silu(gate) * up (* routed weight)).
+        const float rw = a.doweight_stage1 ? ri.weight : 1.0f;
+        uint16_t* dst = a.a + row * I + n0 + c0;
+#pragma unroll
+        for (int j = 0; j < HN / 8; ++j) {
+          const float g0 = acc[j * 4 + 2 * h], g1 = acc[j * 4 + 2 * h + 1];
+          const float u0 = acc[(j + HN / 8) * 4 + 2 * h], u1 = acc[(j + HN / 8) * 4 + 2 * h + 1];
+          *reinterpret_cast<uint32_t*>(dst + j * 8) = gpu::pack_bf16x2(silu(g0) * u0 * rw, silu(g1) * u1 * rw);
+        }
+      } else {
+        // y_slots[row, n0 ..] = bf16(w * acc).
+        const float rw = a.doweight_stage1 ? 1.0f : ri.weight;
+        uint16_t* dst = a.y_slots + row * D + n0 + c0;
+#pragma unroll
+        for (int j = 0; j < TN / 8; ++j)
+          *reinterpret_cast<uint32_t*>(dst + j * 8) =
+              gpu::pack_bf16x2(acc[j * 4 + 2 * h] * rw, acc[j * 4 + 2 * h + 1] * rw);
+      }
+    }
   }
 #endif
 }

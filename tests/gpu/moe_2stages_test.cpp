@@ -77,12 +77,13 @@ TEST(GpuMoe, EveryPipelineMatchesTheReference) {
 }
 
 
-// The wgmma stage 2 against the warp-MMA stage 2 of the same block_m on the same sorted, re-quantised
-// inputs, cell by cell: a tile written to the wrong place, a wrong scale or a stale gathered row shows
-// up as a large difference at a named (row, column). Held to the product's own rule (AITER's
-// |u - v| <= 1e-2 + 1e-2 |u|): the fp8 wgmma sums with ~14 bits inside an instruction, which moves
-// cells whose products cancel by ~1e-3.
-TEST(GpuMoe, WgmmaStage2MatchesTheWarpMmaStage2) {
+// The wgmma stages against the warp-MMA stages of the same block_m on the same sorted inputs (stage 2:
+// the same re-quantised stage-1 output), cell by cell: a tile written to the wrong place, a wrong scale
+// or a stale gathered row shows up as a large difference at a named (row, column). Held to the
+// product's own rule (AITER's |u - v| <= 1e-2 + 1e-2 |u|): the fp8 wgmma sums with ~14 bits inside an
+// instruction, which moves cells whose products cancel by ~1e-3; stage 1's SiLU(gate)*up amplifies that
+// where gate or up is near zero, so up to 0.1% of its cells may fall outside (measured: ~0.02%).
+TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
   namespace km = kernels::moe_2stages;
   gpu::GpuStream stream;
@@ -140,25 +141,42 @@ TEST(GpuMoe, WgmmaStage2MatchesTheWarpMmaStage2) {
         if (p.engine == km::Engine::WarpMma && p.block_m == bm && !ref2) ref2 = &p;
       ASSERT_TRUE(ref1 && ref2);
       auto differ = [&](const gpu::DeviceBuffer& x, const gpu::DeviceBuffer& y, size_t rows, size_t cols,
-                        const std::string& what, float atol, float rtol) {
+                        const std::string& what, float atol, float rtol, double max_bad_fraction) {
         std::vector<uint16_t> hx(rows * cols), hy(rows * cols);
         x.copy_to_host(hx.data(), hx.size() * 2, stream);
         y.copy_to_host(hy.data(), hy.size() * 2, stream);
         size_t bad = 0;
+        size_t not_finite = 0;
         for (size_t i = 0; i < hx.size(); ++i) {
           const float u = bf16_to_float(hx[i]), v = bf16_to_float(hy[i]);
+          if (!std::isfinite(v)) ++not_finite;
           if (!(std::fabs(u - v) <= rtol * std::fabs(u) + atol)) {
-            if (bad < 5)
+            if (bad < 5 && max_bad_fraction == 0)
               ADD_FAILURE() << what << ": row " << i / cols << " (token " << i / cols / K << ", slot " << i / cols % K
                             << ") column " << i % cols << ": warp MMA " << u << ", wgmma " << v;
             ++bad;
           }
         }
-        EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << hx.size() << " cells differ";
+        EXPECT_EQ(not_finite, 0u) << what << ": " << not_finite << " cells not written or not finite";
+        EXPECT_LE(static_cast<double>(bad), max_bad_fraction * static_cast<double>(hx.size()))
+            << what << ": " << bad << " of " << hx.size() << " cells differ";
+        std::printf("%s: %zu of %zu cells outside the rule\n", what.c_str(), bad, hx.size());
         ++compared;
       };
       a.a = a_ref.as<uint16_t>();
       ASSERT_EQ(km::launch(*ref1, a, st), gpu::kSuccess);
+      gpu::DeviceBuffer a_wg(pairs * I * 2);
+      for (const auto& p : km::stage_instances(km::Stage::One)) {
+        if (p.engine != km::Engine::Wgmma || p.block_m != bm) continue;
+        a_wg.memset(0xff, stream);  // bf16 NaN: a cell the kernel leaves unwritten is counted
+        a.a = a_wg.as<uint16_t>();
+        ASSERT_EQ(km::launch(p, a, st), gpu::kSuccess);
+        stream.synchronize();
+        differ(a_ref, a_wg, pairs, static_cast<size_t>(I),
+               std::string(p.name) + " vs " + ref1->name + " T=" + std::to_string(T) + " D=" + std::to_string(D), 1e-2f,
+               1e-2f, 1e-3);
+      }
+      a.a = a_ref.as<uint16_t>();
       ASSERT_EQ(km::quantize_stage1(a, st), gpu::kSuccess);
       for (const auto& p : km::stage_instances(km::Stage::Two)) {
         if (p.engine != km::Engine::Wgmma || p.block_m != bm) continue;
@@ -171,11 +189,11 @@ TEST(GpuMoe, WgmmaStage2MatchesTheWarpMmaStage2) {
         stream.synchronize();
         differ(y_ref, y_wg, pairs, static_cast<size_t>(D),
                std::string(p.name) + " vs " + ref2->name + " T=" + std::to_string(T) + " D=" + std::to_string(D), 1e-2f,
-               1e-2f);
+               1e-2f, 0.0);
       }
     }
   }
-  std::printf("wgmma stage 2 compared with the warp-MMA stage 2: %d comparisons\n", compared);
+  std::printf("wgmma stages compared with the warp-MMA stages: %d comparisons\n", compared);
   EXPECT_GT(compared, 0);
 }
 
