@@ -128,6 +128,10 @@ __device__ __forceinline__ void tma_prefetch_desc(const void* tmap) {
 }
 
 // ---- wgmma (sm_90a) ----
+// Barrier `id` (1..15; 0 is __syncthreads) over `threads` threads (a multiple of 32): a warpgroup's own.
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() {
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");

@@ -71,10 +71,10 @@ gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stre
 
 // wgmma stages: the weights of every expert as one 2-D map, boxes of 64 rows (stage 1: a gate half and
 // an up half of the tile) or 128 (stage 2).
-template <class C, bool kS1>
+template <class C, bool kS1, bool kStaged>
 gpu::ErrorCode launch_wg(const StageParams&, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
-  auto kernel = detail::wg_stage_kernel<C, kS1>;
+  auto kernel = detail::wg_stage_kernel<C, kS1, kStaged>;
   if (auto e = ensure_smem(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mw;
   const bool made = kS1 ? gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kTN / 2)
@@ -98,7 +98,7 @@ template <class C>
 gpu::ErrorCode launch_stage2(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
-template <class C, bool kS1>
+template <class C, bool kS1, bool kStaged>
 gpu::ErrorCode launch_wg(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
@@ -118,13 +118,13 @@ struct Entry {
   Entry{StageParams{0, nullptr, Stage::Two, BM, TN, (WN) * (WM), 1, 1, Engine::WarpMma},      \
         &launch_stage2<detail::Cfg<TN, BM, WN, WM, 1>>}
 // wgmma stage 1: 64 gate + 64 up rows, block_m rows, ST stages.
-#define CKTUNE_WG1(BM, ST)                                                                          \
-  Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma},   \
-        &launch_wg<detail::WgCfg<BM, ST>, true>}
-// wgmma stage 2: 128 output columns, block_m rows, ST stages.
-#define CKTUNE_WG2(BM, ST)                                                                          \
-  Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma},   \
-        &launch_wg<detail::WgCfg<BM, ST>, false>}
+#define CKTUNE_WG1(BM, ST)                                                                              \
+  Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, false},  \
+        &launch_wg<detail::WgCfg<BM, ST>, true, false>}
+// wgmma stage 2: 128 output columns, block_m rows, ST stages, output rows stored directly or staged (SO).
+#define CKTUNE_WG2(BM, ST, SO)                                                                        \
+  Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, SO},   \
+        &launch_wg<detail::WgCfg<BM, ST>, false, SO>}
 
 // Decode blocks (16, 32 rows) stream weights: small CTAs, split-K for the few-experts case.
 // Prefill blocks (64, 128 rows) reuse each weight tile over many rows.
@@ -143,7 +143,7 @@ const std::array kStage2 = {
     CKTUNE_S2(64, 16, 2, 1),   CKTUNE_S2(128, 16, 4, 1),  CKTUNE_S2(64, 32, 2, 1), CKTUNE_S2(128, 32, 4, 1),
     CKTUNE_S2(64, 64, 2, 2),   CKTUNE_S2(128, 64, 4, 2),  CKTUNE_S2(64, 128, 2, 4),
     CKTUNE_S2(128, 128, 4, 4),
-    CKTUNE_WG2(64, 4),         CKTUNE_WG2(128, 4),
+    CKTUNE_WG2(64, 4, false),  CKTUNE_WG2(128, 4, false), CKTUNE_WG2(128, 4, true),
 };
 #undef CKTUNE_S1
 #undef CKTUNE_S2
@@ -171,7 +171,7 @@ struct Table {
       const StageParams& s = kStage2[i].params;
       names2[i] = s.engine == Engine::Wgmma
                       ? "cktune_moe_s2wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
-                            std::to_string(s.stages)
+                            std::to_string(s.stages) + (s.staged_store ? "_so" : "")
                       : "cktune_moe_s2_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
                             std::to_string(s.warps);
       p2[i] = s;

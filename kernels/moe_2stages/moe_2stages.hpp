@@ -37,6 +37,8 @@ struct StageParams {
   int stages;        // shared-memory pipeline depth
   int split_k;       // stage 1 only: CTAs along K reducing through a cluster; 1 = none
   Engine engine;
+  bool staged_store = false;  // wgmma: output rows leave through shared memory in 16-byte pieces (else
+                              // each thread stores its own 4-byte pairs)
 };
 
 // Every instance of a stage, in id order.
