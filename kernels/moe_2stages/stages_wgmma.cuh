@@ -12,7 +12,7 @@
 // fresh fp32 partial that is promoted into the accumulator times the block's activation and weight
 // scales on the CUDA cores.
 //
-// Accuracy of stage 1 (docs/arch/moe.md, "Stage 1 on wgmma and how a pipeline is checked"): the fp8
+// Accuracy of stage 1 (docs/arch/moe.md, "How a pipeline is checked"): the fp8
 // wgmma sums the 32 products of an instruction in fixed point and keeps about 14 bits, so its stage-1
 // outputs differ from an exact sum by ~1e-4 of their size, within AITER's 1e-2 rule; the re-quantisation
 // to fp8 before stage 2 turns a few of those into flipped roundings, so a pipeline is checked stage by
