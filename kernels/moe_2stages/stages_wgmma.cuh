@@ -50,6 +50,61 @@ struct WgCfg {
 };
 
 #if defined(CKTUNE_CUDA)
+// The tile's outputs from the consumers' registers. Each thread holds, per 8-column group j, two
+// adjacent columns of its two rows (h = 0: row ri0, h = 1: ri1, 8 further), packed as the output's two
+// bf16 values:
+//   stage 1: a = bf16(silu(gate) * up (* routed weight)); gate group j, its up partner j + HN/8;
+//   stage 2: y = bf16(w * acc).
+// Stored directly (4-byte pieces, padding rows not at all) or staged (per h, the warp's 8 rows go
+// through its staging rows and leave in 16-byte pieces, 2 rows an instruction).
+template <class C, bool kS1, bool kStaged>
+__device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::kTN / 2], const RowInfo& ri0,
+                                           const RowInfo& ri1, int n0, uint8_t* smem, int tid) {
+  constexpr int TN = C::kTN, HN = TN / 2;
+  constexpr int OC = kS1 ? HN : TN;  // output columns of the tile
+  const int lane = tid & 31, c0 = (lane & 3) * 2;
+  auto pair = [&](int h, int j, float rw) {
+    if constexpr (kS1) {
+      const float g0 = acc[j * 4 + 2 * h], g1 = acc[j * 4 + 2 * h + 1];
+      const float u0 = acc[(j + HN / 8) * 4 + 2 * h], u1 = acc[(j + HN / 8) * 4 + 2 * h + 1];
+      return gpu::pack_bf16x2(silu(g0) * u0 * rw, silu(g1) * u1 * rw);
+    } else {
+      return gpu::pack_bf16x2(acc[j * 4 + 2 * h] * rw, acc[j * 4 + 2 * h + 1] * rw);
+    }
+  };
+  uint16_t* base = kS1 ? a.a : a.y_slots;
+  const int width = kS1 ? a.inter_dim : a.model_dim;
+  uint8_t* stage_rows = smem + C::kOutOfs + ((tid / 32) % (4 * C::kConsumers)) * C::kOutWarpBytes;
+  const int lr = lane >> 2;  // this thread's row among the warp's 8
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const RowInfo& ri = h ? ri1 : ri0;
+    const float rw = kS1 ? (a.doweight_stage1 ? ri.weight : 1.0f) : (a.doweight_stage1 ? 1.0f : ri.weight);
+    const int dst_row = ri.token < 0 ? -1 : ri.token * a.topk + ri.slot;
+    if constexpr (!kStaged) {
+      if (dst_row < 0) continue;
+      uint16_t* dst = base + static_cast<size_t>(dst_row) * width + n0 + c0;
+#pragma unroll
+      for (int j = 0; j < OC / 8; ++j) *reinterpret_cast<uint32_t*>(dst + j * 8) = pair(h, j, rw);
+    } else {
+      constexpr int kChunks = OC * 2 / 16;  // 16-byte pieces a row, swizzled by row
+      uint8_t* row = stage_rows + lr * (OC * 2);
+#pragma unroll
+      for (int j = 0; j < OC / 8; ++j) *reinterpret_cast<uint32_t*>(row + ((j ^ lr) * 16) + c0 * 2) = pair(h, j, rw);
+      __syncwarp();
+#pragma unroll
+      for (int q = lane; q < 8 * kChunks; q += 32) {
+        const int r = q / kChunks, c = q % kChunks;
+        const int dr = __shfl_sync(0xffffffffu, dst_row, r * 4);
+        if (dr >= 0)
+          *reinterpret_cast<uint4*>(base + static_cast<size_t>(dr) * width + n0 + c * 8) =
+              *reinterpret_cast<const uint4*>(stage_rows + r * (OC * 2) + ((c ^ r) * 16));
+      }
+      __syncwarp();  // the staging rows are read before the next h writes them
+    }
+  }
+}
+
 // kS1: stage 1 (gate/up rows of w1, K = model_dim, SiLU gating into a) or stage 2 (rows of w2, K =
 // inter_dim, into y_slots). The tensor map holds every expert's weights as one 2-D map
 // ([E * rows, K]), boxes of 64 rows for stage 1 (a gate half and an up half) and 128 for stage 2.
@@ -150,7 +205,6 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   const int lane = tid & 31;
   const int wid = (tid % 128) / 32;
   const int lr0 = wg * 64 + wid * 16 + (lane >> 2), lr1 = lr0 + 8;  // this thread's two rows of a tile
-  const int c0 = (lane & 3) * 2;
   int g = 0;
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const int block = tile / col_tiles;
@@ -191,53 +245,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       promote_rows_split(acc, t, kS1 ? HN / 8 : TN / 8, x0 * wg_s, x1 * wg_s, x0 * wu_s, x1 * wu_s);
     }
 
-    // Each thread holds, per 8-column group j, two adjacent columns of its two rows (h = 0: row lr0,
-    // h = 1: lr1, 8 further), packed here as the output's two bf16 values:
-    //   stage 1: a = bf16(silu(gate) * up (* routed weight)); gate group j, its up partner j + HN/8;
-    //   stage 2: y = bf16(w * acc).
-    constexpr int OC = kS1 ? HN : TN;  // output columns of the tile
-    auto pair = [&](int h, int j, float rw) {
-      if constexpr (kS1) {
-        const float g0 = acc[j * 4 + 2 * h], g1 = acc[j * 4 + 2 * h + 1];
-        const float u0 = acc[(j + HN / 8) * 4 + 2 * h], u1 = acc[(j + HN / 8) * 4 + 2 * h + 1];
-        return gpu::pack_bf16x2(silu(g0) * u0 * rw, silu(g1) * u1 * rw);
-      } else {
-        return gpu::pack_bf16x2(acc[j * 4 + 2 * h] * rw, acc[j * 4 + 2 * h + 1] * rw);
-      }
-    };
-    uint16_t* base = kS1 ? a.a : a.y_slots;
-    const int width = kS1 ? I : D;
-    // Stored directly: 4-byte pieces, padding rows not at all. Staged: per h, the warp's 8 rows go
-    // through its staging rows and leave in 16-byte pieces, 2 rows an instruction.
-    uint8_t* stage_rows = smem + C::kOutOfs + ((tid / 32) % (4 * C::kConsumers)) * C::kOutWarpBytes;
-    const int lr = lane >> 2;  // this thread's row among the warp's 8
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const RowInfo& ri = h ? ri1 : ri0;
-      const float rw = kS1 ? (a.doweight_stage1 ? ri.weight : 1.0f) : (a.doweight_stage1 ? 1.0f : ri.weight);
-      const int dst_row = ri.token < 0 ? -1 : ri.token * a.topk + ri.slot;
-      if constexpr (!kStaged) {
-        if (dst_row < 0) continue;
-        uint16_t* dst = base + static_cast<size_t>(dst_row) * width + n0 + c0;
-#pragma unroll
-        for (int j = 0; j < OC / 8; ++j) *reinterpret_cast<uint32_t*>(dst + j * 8) = pair(h, j, rw);
-      } else {
-        constexpr int kChunks = OC * 2 / 16;  // 16-byte pieces a row, swizzled by row
-        uint8_t* row = stage_rows + lr * (OC * 2);
-#pragma unroll
-        for (int j = 0; j < OC / 8; ++j) *reinterpret_cast<uint32_t*>(row + ((j ^ lr) * 16) + c0 * 2) = pair(h, j, rw);
-        __syncwarp();
-#pragma unroll
-        for (int q = lane; q < 8 * kChunks; q += 32) {
-          const int r = q / kChunks, c = q % kChunks;
-          const int dr = __shfl_sync(0xffffffffu, dst_row, r * 4);
-          if (dr >= 0)
-            *reinterpret_cast<uint4*>(base + static_cast<size_t>(dr) * width + n0 + c * 8) =
-                *reinterpret_cast<const uint4*>(stage_rows + r * (OC * 2) + ((c ^ r) * 16));
-        }
-        __syncwarp();  // the staging rows are read before the next h writes them
-      }
-    }
+    store_tile<C, kS1, kStaged>(a, acc, ri0, ri1, n0, smem, tid);
   }
 #endif
 }
