@@ -115,17 +115,24 @@ __device__ int scan_experts(const Params& p, const int* ustart, int* cnt, int* p
   return static_cast<int>(carry >> 32);
 }
 
-// Rows [lo, hi) that are not pairs: pad value (rows < num_valid are pads past their expert's pairs,
-// rows >= num_valid are unused). Blocks [blo, bhi): sorted_expert_ids. Strided by (start, step).
+// Rows [0, row_end) that are not pairs: pad value (rows < num_valid: an expert's rows past its pairs;
+// rows >= num_valid are unused). Blocks [0, block_end): sorted_expert_ids. Strided by (start, step),
+// warps 32 apart. The used rows are visited row by row, each finding its expert by a binary search,
+// when they are few against the experts (a few tokens); else expert by expert, a warp an expert, which
+// reads each expert's bounds once (block_m 64 at 128 tokens: 38 -> 13.5 us on an H200).
 __device__ __forceinline__ void fill_rows_and_blocks(const Params& p, const int* pstart, const int* cnt, const int* lid,
                                                      int num_valid, int row_end, int block_end, int start, int step) {
-  for (int q = start; q < row_end; q += step) {
-    if (q < num_valid) {
+  if (num_valid < 12 * p.experts) {
+    for (int q = start; q < num_valid; q += step) {
       const int e = owner_of(pstart, p.experts, q);
-      if (q - pstart[e] < cnt[e]) continue;  // a pair: written by the scatter
+      if (q - pstart[e] >= cnt[e]) write_pad(p, q);  // else a pair, written by the scatter
     }
-    write_pad(p, q);
+  } else {
+    const int lane = start & 31;
+    for (int e = start >> 5; e < p.experts; e += step >> 5)
+      for (int q = pstart[e] + cnt[e] + lane; q < pstart[e + 1]; q += 32) write_pad(p, q);
   }
+  for (int q = num_valid + start; q < row_end; q += step) write_pad(p, q);
   const int used_blocks = num_valid / p.block_m;
   for (int b = start; b < block_end; b += step)
     p.sorted_expert_ids[b] = b < used_blocks ? lid[owner_of(pstart, p.experts, b * p.block_m)] : -1;
