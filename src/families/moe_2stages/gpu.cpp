@@ -3,7 +3,8 @@
 // (kernels/moe_2stages). It runs and is timed whole (sorting included) and is checked stage by stage
 // against the CPU reference (verify/moe_stages.hpp: stage 1's output, then the output against the
 // reference's stage 2 fed this stage 1), which gives the tuned row's err1 and err2; its parts
-// (sorting, stage 1, stage 2) are then timed alone for us1/us2 (engine: Instance::parts).
+// (sorting, stage 1, stage 2, the sum over the slots) are then timed alone for us1/us2 (engine:
+// Instance::parts).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
