@@ -62,15 +62,21 @@ struct RowInfo {
   int pad;
 };
 
-// The sorted entry `idx` as a row of a block: token (-1 for padding), slot, routed weight.
-__device__ __forceinline__ RowInfo row_info(const Args& a, int idx) {
-  const uint32_t id = static_cast<uint32_t>(a.sorted_ids[idx]);
+// A packed sorted id as a row: token (-1 for padding) and slot; no routed weight.
+__device__ __forceinline__ RowInfo decode_id(const Args& a, uint32_t id) {
   RowInfo ri;
   ri.token = static_cast<int>(id & 0xffffffu);
   if (ri.token >= a.tokens) ri.token = -1;
   ri.slot = static_cast<int>(id >> 24);
-  ri.weight = ri.token >= 0 ? a.sorted_weights[idx] : 0.f;
+  ri.weight = 0.f;
   ri.pad = 0;
+  return ri;
+}
+
+// The sorted entry `idx` as a row of a block: token (-1 for padding), slot, routed weight.
+__device__ __forceinline__ RowInfo row_info(const Args& a, int idx) {
+  RowInfo ri = decode_id(a, static_cast<uint32_t>(a.sorted_ids[idx]));
+  if (ri.token >= 0) ri.weight = a.sorted_weights[idx];
   return ri;
 }
 

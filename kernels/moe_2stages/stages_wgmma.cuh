@@ -171,9 +171,9 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       const uint8_t* src[BM / 16];
 #pragma unroll
       for (int i = 0; i < BM / 16; ++i) {
-        const int token = static_cast<int>(ids[i] & 0xffffffu);
-        const size_t row = kS1 ? static_cast<size_t>(token) : static_cast<size_t>(token) * a.topk + (ids[i] >> 24);
-        src[i] = token >= a.tokens ? nullptr : (kS1 ? a.xq : a.aq) + row * K + ch * 16;
+        const RowInfo ri = decode_id(a, ids[i]);
+        const size_t row = kS1 ? static_cast<size_t>(ri.token) : static_cast<size_t>(ri.token) * a.topk + ri.slot;
+        src[i] = ri.token < 0 ? nullptr : (kS1 ? a.xq : a.aq) + row * K + ch * 16;
       }
       fetch(tile + gridDim.x);
       for (int kb = 0; kb < KB; ++kb, ++g) {
