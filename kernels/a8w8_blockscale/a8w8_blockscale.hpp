@@ -34,6 +34,7 @@ enum class Variant {
   WgmmaDb,    // Wgmma with two partial tiles in flight (next block's wgmma overlap the promotion)
   WgmmaPersistent,  // Wgmma as a persistent kernel (one CTA per SM walks the tiles), TMA-store epilogue
   WgmmaPersistentDb,  // WgmmaPersistent with k-blocks in pairs (promotion overlaps the next wgmma)
+  WgmmaK,  // Wgmma with 2 or 4 warpgroups per 64-row band taking the k-blocks in turn (medium M)
 };
 using VariantName = EnumName<Variant>;
 inline constexpr VariantName kVariantNames[] = {
@@ -42,6 +43,7 @@ inline constexpr VariantName kVariantNames[] = {
     {Variant::WgmmaDb, "wgmma2"},
     {Variant::WgmmaPersistent, "wgmmap"},
     {Variant::WgmmaPersistentDb, "wgmmap2"},
+    {Variant::WgmmaK, "wgmmak"},
 };
 std::string_view to_string(Variant v);
 

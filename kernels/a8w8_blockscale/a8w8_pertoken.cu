@@ -13,7 +13,7 @@ namespace {
 // scaling the rows instantiate.
 #define CKTUNE_PERTOKEN_FP8_ROWS                                                                           \
   CKTUNE_MMA_ROWS, CKTUNE_WGMMA_ROWS, CKTUNE_WGMMA_P_ROWS, CKTUNE_WGMMA_N192_ROWS, CKTUNE_WGMMA_P_DB_ROWS, \
-      CKTUNE_WGMMA_DB_ROWS, CKTUNE_MMA_LATENCY_ROWS
+      CKTUNE_WGMMA_DB_ROWS, CKTUNE_MMA_LATENCY_ROWS, CKTUNE_WGMMA_K_ROWS
 #define CKTUNE_PERTOKEN_INT8_ROWS CKTUNE_MMA_ROWS, CKTUNE_MMA_LATENCY_ROWS
 
 namespace pertoken {

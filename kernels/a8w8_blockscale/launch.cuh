@@ -17,9 +17,9 @@ namespace cktune::kernels::a8w8_blockscale {
 #if !defined(CKTUNE_CUDA)
 // HIP build: the wgmma configurations exist only as names (see why_not()).
 namespace detail {
-template <int BM, int BN, int ST, bool DB = false, Scaling SC = Scaling::Block128>
+template <int BM, int BN, int ST, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1>
 struct WgCfg {
-  static constexpr int kWarps = (BM / 64 + 1) * 4;
+  static constexpr int kWarps = ((BM / 64) * KG + 1) * 4;  // as wgmma.cuh's, so names match across builds
 };
 template <class C>
 gpu::ErrorCode launch_wgmma(const InstanceParams&, const Args&, gpu::Stream) {
@@ -110,6 +110,11 @@ struct Entry {
                        SK, 90, SC},                                                                            \
         &detail::launch_wgmma<detail::WgCfg<BM, BN, ST, true, SC>>}
 
+#define CKTUNE_WGMMA_K(BM, BN, ST, SK, KG)                                                                   \
+  Entry{InstanceParams{0, nullptr, Variant::WgmmaK, BM, BN, 128, ST,                                        \
+                       detail::WgCfg<BM, BN, ST, false, SC, KG>::kWarps, SK, 90, SC},                        \
+        &detail::launch_wgmma<detail::WgCfg<BM, BN, ST, false, SC, KG>>}
+
 #define CKTUNE_WGMMA_P(BM, BN, ST)                                                                          \
   Entry{InstanceParams{0, nullptr, Variant::WgmmaPersistent, BM, BN, 128, ST, detail::WgCfg<BM, BN, ST, false, SC>::kWarps, \
                        1, 90, SC},                                                                               \
@@ -192,6 +197,17 @@ struct Entry {
   CKTUNE_WGMMA(128, 192, 4, 1), \
   CKTUNE_WGMMA_P(128, 192, 4), \
   CKTUNE_WGMMA_P(64, 192, 6)
+
+// Two or four warpgroups per 64-row band, k-blocks in turn: medium M, where one warpgroup's chain of dependent
+// wgmma (and its promotions) could not keep up with the loads (appended after the first ids were written).
+#define CKTUNE_WGMMA_K_ROWS \
+  CKTUNE_WGMMA_K(64, 64, 8, 1, 2), \
+  CKTUNE_WGMMA_K(64, 64, 8, 2, 2), \
+  CKTUNE_WGMMA_K(64, 128, 6, 1, 2), \
+  CKTUNE_WGMMA_K(64, 128, 6, 2, 2), \
+  CKTUNE_WGMMA_K(128, 64, 6, 1, 2), \
+  CKTUNE_WGMMA_K(64, 64, 8, 1, 4), \
+  CKTUNE_WGMMA_K(64, 64, 8, 2, 4)
 
 // Warp MMA for latency-bound decode (small K, few CTAs): a whole 256- or 512-K slice a stage, so that
 // a short K is in flight at once, and 32-wide N tiles for twice the CTAs. Per-token tables only (appended

@@ -35,20 +35,33 @@ namespace cktune::kernels::a8w8_blockscale::detail {
 template <int BN>
 constexpr int kRedPitch = BN + 8;
 
-template <int BM, int BN, int STAGES, bool DB = false, Scaling SC = Scaling::Block128>
+// KG: consumer warpgroups per 64 rows. KG > 1 gives each 64-row band KG warpgroups that take the
+// k-blocks in turn (k-block i goes to k-group i % KG), each with its own accumulator, summed once before
+// the epilogue: KG chains of dependent wgmma in flight instead of one, for tiles whose single warpgroup
+// cannot keep up with the loads (medium M, where a CTA has one 64-row band).
+template <int BM, int BN, int STAGES, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1>
 struct WgCfg {
-  static constexpr int kBM = BM, kBN = BN, kStages = STAGES;
+  static constexpr int kBM = BM, kBN = BN, kStages = STAGES, kKGroups = KG;
   static constexpr bool kDoubleBuffer = DB;
   static constexpr bool kBlockScales = SC == Scaling::Block128;
   static constexpr bool kPreshuffledW = SC == Scaling::PerTokenPreshuffledW;
   static_assert(!is_int8(SC), "the wgmma kernels are fp8 only");
-  static constexpr int kConsumers = BM / 64;                 // consumer warpgroups
+  static constexpr int kRowGroups = BM / 64;                 // 64-row bands
+  static constexpr int kConsumers = kRowGroups * KG;         // consumer warpgroups
   static constexpr int kWarps = (kConsumers + 1) * 4;        // + one producer warpgroup
   static constexpr int kThreads = kWarps * 32;
   // Register split after setmaxnreg: the producer keeps few, the consumers get the rest
-  // (kConsumers*128*kConsumerRegs + 128*kProducerRegs <= 65536).
+  // (within the registers the CTA got at launch: see kLaunchRegs).
   static constexpr int kProducerRegs = 40;
-  static constexpr int kConsumerRegs = BM == 128 ? 232 : 240;
+  static constexpr int kConsumerRegs = KG == 1 ? (BM == 128 ? 232 : 240) : kConsumers == 2 ? 232 : 104;
+  // setmaxnreg moves registers only within what the CTA got at launch (ptxas's per-thread cap under
+  // __launch_bounds__(kThreads, 1), a multiple of 8): an increase beyond that pool waits forever.
+  static constexpr int kLaunchRegs = (65536 / kThreads) & ~7;
+  static_assert(kConsumers * 128 * kConsumerRegs + 128 * kProducerRegs <= kLaunchRegs * kThreads || kLaunchRegs > 255,
+                "register split exceeds the CTA's registers at launch");
+  static_assert(KG == 1 || KG == 2 || KG == 4, "one, two or four k-groups");
+  static_assert(kConsumers <= 4, "at most four consumer warpgroups (named barriers 2..5, registers)");
+  static_assert(KG == 1 || !DB, "k-groups take the place of paired k-blocks");
   static constexpr int kABytes = BM * 128;
   static constexpr int kBBytes = BN * 128;
   static constexpr int kStageBytes = kABytes + kBBytes;
@@ -63,6 +76,9 @@ struct WgCfg {
   static_assert(kSmemBytes <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit");
   static_assert(BM * BN * 2 <= kEpiBytes, "persistent epilogue boxes must fit the staging area");
   static_assert(BM * kRedPitch<BN> * 4 <= STAGES * kStageBytes, "the parked split-K partial must fit the stages");
+  static_assert((KG - 1) * BM * kRedPitch<BN> * 4 <= STAGES * kStageBytes, "the parked k-group tiles must fit the stages");
+  // Named barrier of the k-groups' sum (0 is __syncthreads, 1 the split-K park, 2..5 the epilogues).
+  static constexpr int kKSumBarrier = 6;
 };
 
 struct WgArgs {
@@ -80,7 +96,7 @@ struct ConsumerRing {
   uint8_t* smem;
   uint64_t* full;
   uint64_t* empty;
-  int wg, lane;
+  int wg, lane;  // wg: the warpgroup's 64-row band
   // Wait for stage g's tiles and issue its four 32-K wgmma into t (fresh: the first one overwrites).
   __device__ __forceinline__ void issue(int g, float (&t)[C::kBN / 2]) const {
     using namespace cktune::gpu::sm90;
@@ -176,7 +192,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   if (tid == 0) {
     for (int s = 0; s < ST; ++s) {
       mbar_init(&full[s], 1);
-      mbar_init(&empty[s], C::kConsumers * 4);  // one arrival per consumer warp
+      mbar_init(&empty[s], C::kRowGroups * 4);  // one arrival per warp of the stage's k-group
     }
     fence_barrier_init();
   }
@@ -203,10 +219,11 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   }
   setmaxnreg_inc<C::kConsumerRegs>();
 
-  // Consumers.
+  // Consumers: warpgroup wg works on the 64-row band rg of the tile and on the k-blocks kg, kg + KG, ...
+  const int rg = wg % C::kRowGroups, kg = wg / C::kRowGroups;
   const int lane = tid & 31;
   const int wid = (tid % 128) / 32;
-  const int row0 = m0 + wg * 64 + wid * 16 + (lane >> 2);  // this thread's rows: row0, row0 + 8
+  const int row0 = m0 + rg * 64 + wid * 16 + (lane >> 2);  // this thread's rows: row0, row0 + 8
   const int row1 = row0 + 8;
   const bool ok0 = row0 < a.M, ok1 = row1 < a.M;
   const float* xs0p = a.x_scale + static_cast<size_t>(ok0 ? row0 : 0) * KB + kb_begin;
@@ -219,7 +236,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
 
-  const ConsumerRing<C> ring{smem, full, empty, wg, lane};
+  const ConsumerRing<C> ring{smem, full, empty, rg, lane};
   const RowScales<C::kBlockScales> rs{xs0p, xs1p, wsp, ok0, ok1};
   auto issue = [&](int i, float(&t)[BN / 2]) { ring.issue(i, t); };
   auto scales = [&](int i) { return rs.at(i); };
@@ -246,11 +263,47 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       }
     }
   } else {
-    for (int i = 0; i < nkb; ++i) {
+    for (int i = kg; i < nkb; i += C::kKGroups) {
       const Scales sc = scales(i);
       issue(i, ta);
       wgmma_wait<0>();
       promote(i, sc, ta);
+    }
+  }
+
+  if constexpr (C::kKGroups > 1) {
+    // Sum the k-groups' accumulators: once every consumer is past its last wgmma the stages are free
+    // (the producer has nothing in flight); k-groups 1.. park their tiles there, one plane each, and
+    // k-group 0 adds them in that fixed order.
+    constexpr int P = kRedPitch<BN>;
+    constexpr int kPlane = BM * P;
+    float* park = reinterpret_cast<float*>(smem);
+    const int lr0 = rg * 64 + wid * 16 + (lane >> 2);
+    gpu::sm90::named_barrier_sync(C::kKSumBarrier, C::kConsumers * 128);
+    if (kg > 0) {
+      float* pl = park + (kg - 1) * kPlane;
+#pragma unroll
+      for (int j = 0; j < BN / 8; ++j) {
+        const int c = j * 8 + (lane & 3) * 2;
+        *reinterpret_cast<float2*>(pl + lr0 * P + c) = make_float2(acc[j * 4 + 0], acc[j * 4 + 1]);
+        *reinterpret_cast<float2*>(pl + (lr0 + 8) * P + c) = make_float2(acc[j * 4 + 2], acc[j * 4 + 3]);
+      }
+    }
+    gpu::sm90::named_barrier_sync(C::kKSumBarrier, C::kConsumers * 128);
+    if (kg > 0) {
+      if (a.S > 1) cluster_splitk_reduce<BM, BN, P, 1>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
+      return;
+    }
+#pragma unroll
+    for (int q = 0; q < C::kKGroups - 1; ++q) {
+      const float* pl = park + q * kPlane;
+#pragma unroll
+      for (int j = 0; j < BN / 8; ++j) {
+        const int c = j * 8 + (lane & 3) * 2;
+        const float2 u = *reinterpret_cast<const float2*>(pl + lr0 * P + c);
+        const float2 v = *reinterpret_cast<const float2*>(pl + (lr0 + 8) * P + c);
+        acc[j * 4 + 0] += u.x, acc[j * 4 + 1] += u.y, acc[j * 4 + 2] += v.x, acc[j * 4 + 3] += v.y;
+      }
     }
   }
 
@@ -260,24 +313,25 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     // Park this warpgroup's 64 rows of the fp32 partial over the stage buffers (every consumer is done
     // reading them once all have passed barrier 1; the producer has no load in flight), then reduce
     // across the cluster.
-    gpu::barrier_sync<1, C::kConsumers * 128>();
+    // (With k-groups only k-group 0 gets here; plane 0 is overwritten only by the thread that read each cell.)
+    gpu::barrier_sync<1, C::kRowGroups * 128>();
     float* red = reinterpret_cast<float*>(smem);
     constexpr int P = kRedPitch<BN>;
-    const int lr0 = wg * 64 + wid * 16 + (lane >> 2);
+    const int lr0 = rg * 64 + wid * 16 + (lane >> 2);
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j) {
       const int c = j * 8 + (lane & 3) * 2;
       *reinterpret_cast<float2*>(red + lr0 * P + c) = make_float2(acc[j * 4 + 0], acc[j * 4 + 1]);
       *reinterpret_cast<float2*>(red + (lr0 + 8) * P + c) = make_float2(acc[j * 4 + 2], acc[j * 4 + 3]);
     }
-    cluster_splitk_reduce<BM, BN, P, 1>(red, true, tid, C::kConsumers * 128, a.S, m0, n0, a.M, a.N, a.y);
+    cluster_splitk_reduce<BM, BN, P, 1>(red, true, tid, C::kRowGroups * 128, a.S, m0, n0, a.M, a.N, a.y);
     return;
   }
 
   // Epilogue: bf16 tile through shared memory (each warpgroup its own 64 rows), then 16-byte
   // coalesced stores; rows/columns past M/N are dropped.
   {
-    const int lr0 = wg * 64 + wid * 16 + (lane >> 2);
+    const int lr0 = rg * 64 + wid * 16 + (lane >> 2);
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j) {
       const int c = j * 8 + (lane & 3) * 2;
@@ -285,11 +339,11 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       *reinterpret_cast<uint32_t*>(epi + (lr0 + 8) * C::kEpiPitch + c * 2) =
           gpu::pack_bf16x2(acc[j * 4 + 2], acc[j * 4 + 3]);
     }
-    asm volatile("bar.sync %0, 128;\n" ::"r"(2 + wg));  // this warpgroup only
+    asm volatile("bar.sync %0, 128;\n" ::"r"(2 + rg));  // this warpgroup only
     constexpr int kChunks = BN / 8;                      // 16-byte chunks per row
     const bool vec_ok = (a.N % 8) == 0;
     for (int e = tid % 128; e < 64 * kChunks; e += 128) {
-      const int lr = wg * 64 + e / kChunks, ch = e % kChunks;
+      const int lr = rg * 64 + e / kChunks, ch = e % kChunks;
       const int m = m0 + lr, n = n0 + ch * 8;
       if (m >= a.M || n >= a.N) continue;
       const uint8_t* src = epi + lr * C::kEpiPitch + ch * 16;
@@ -329,6 +383,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace cktune::gpu::sm90;
   constexpr int BM = C::kBM, BN = C::kBN, ST = C::kStages;
+  static_assert(C::kKGroups == 1, "the persistent kernel has one warpgroup per 64-row band");
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   uint8_t* epi = smem + ST * C::kStageBytes;
@@ -345,7 +400,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   if (tid == 0) {
     for (int s = 0; s < ST; ++s) {
       mbar_init(&full[s], 1);
-      mbar_init(&empty[s], C::kConsumers * 4);
+      mbar_init(&empty[s], C::kRowGroups * 4);
     }
     fence_barrier_init();
   }
