@@ -167,6 +167,29 @@ __device__ __forceinline__ void scale_outer(float (&acc)[BN / 2], const float* x
     }
 }
 
+// A consumer thread's part of its warpgroup's fp32 tile (rows lr0 and lr0 + 8 of the tile, columns
+// 8j + 2(lane & 3) and the next) stored into / added from a parked tile in shared memory, rows P floats
+// apart: the split-K reduction and the k-groups' sum park tiles the same way.
+template <int BN, int P>
+__device__ __forceinline__ void park_rows(float* dst, const float (&acc)[BN / 2], int lr0, int lane) {
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {
+    const int c = j * 8 + (lane & 3) * 2;
+    *reinterpret_cast<float2*>(dst + lr0 * P + c) = make_float2(acc[j * 4 + 0], acc[j * 4 + 1]);
+    *reinterpret_cast<float2*>(dst + (lr0 + 8) * P + c) = make_float2(acc[j * 4 + 2], acc[j * 4 + 3]);
+  }
+}
+template <int BN, int P>
+__device__ __forceinline__ void add_parked_rows(float (&acc)[BN / 2], const float* src, int lr0, int lane) {
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {
+    const int c = j * 8 + (lane & 3) * 2;
+    const float2 u = *reinterpret_cast<const float2*>(src + lr0 * P + c);
+    const float2 v = *reinterpret_cast<const float2*>(src + (lr0 + 8) * P + c);
+    acc[j * 4 + 0] += u.x, acc[j * 4 + 1] += u.y, acc[j * 4 + 2] += v.x, acc[j * 4 + 3] += v.y;
+  }
+}
+
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, 1)
     wgmma_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_w,
@@ -223,7 +246,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int rg = wg % C::kRowGroups, kg = wg / C::kRowGroups;
   const int lane = tid & 31;
   const int wid = (tid % 128) / 32;
-  const int row0 = m0 + rg * 64 + wid * 16 + (lane >> 2);  // this thread's rows: row0, row0 + 8
+  const int lr0 = rg * 64 + wid * 16 + (lane >> 2);  // this thread's rows in the tile: lr0, lr0 + 8
+  const int row0 = m0 + lr0;
   const int row1 = row0 + 8;
   const bool ok0 = row0 < a.M, ok1 = row1 < a.M;
   const float* xs0p = a.x_scale + static_cast<size_t>(ok0 ? row0 : 0) * KB + kb_begin;
@@ -278,33 +302,15 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     constexpr int P = kRedPitch<BN>;
     constexpr int kPlane = BM * P;
     float* park = reinterpret_cast<float*>(smem);
-    const int lr0 = rg * 64 + wid * 16 + (lane >> 2);
     gpu::sm90::named_barrier_sync(C::kKSumBarrier, C::kConsumers * 128);
-    if (kg > 0) {
-      float* pl = park + (kg - 1) * kPlane;
-#pragma unroll
-      for (int j = 0; j < BN / 8; ++j) {
-        const int c = j * 8 + (lane & 3) * 2;
-        *reinterpret_cast<float2*>(pl + lr0 * P + c) = make_float2(acc[j * 4 + 0], acc[j * 4 + 1]);
-        *reinterpret_cast<float2*>(pl + (lr0 + 8) * P + c) = make_float2(acc[j * 4 + 2], acc[j * 4 + 3]);
-      }
-    }
+    if (kg > 0) park_rows<BN, P>(park + (kg - 1) * kPlane, acc, lr0, lane);
     gpu::sm90::named_barrier_sync(C::kKSumBarrier, C::kConsumers * 128);
     if (kg > 0) {
       if (a.S > 1) cluster_splitk_reduce<BM, BN, P, 1>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
       return;
     }
 #pragma unroll
-    for (int q = 0; q < C::kKGroups - 1; ++q) {
-      const float* pl = park + q * kPlane;
-#pragma unroll
-      for (int j = 0; j < BN / 8; ++j) {
-        const int c = j * 8 + (lane & 3) * 2;
-        const float2 u = *reinterpret_cast<const float2*>(pl + lr0 * P + c);
-        const float2 v = *reinterpret_cast<const float2*>(pl + (lr0 + 8) * P + c);
-        acc[j * 4 + 0] += u.x, acc[j * 4 + 1] += u.y, acc[j * 4 + 2] += v.x, acc[j * 4 + 3] += v.y;
-      }
-    }
+    for (int q = 0; q < C::kKGroups - 1; ++q) add_parked_rows<BN, P>(acc, park + q * kPlane, lr0, lane);
   }
 
   const int cb = n0 + (lane & 3) * 2;
@@ -317,13 +323,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     gpu::barrier_sync<1, C::kRowGroups * 128>();
     float* red = reinterpret_cast<float*>(smem);
     constexpr int P = kRedPitch<BN>;
-    const int lr0 = rg * 64 + wid * 16 + (lane >> 2);
-#pragma unroll
-    for (int j = 0; j < BN / 8; ++j) {
-      const int c = j * 8 + (lane & 3) * 2;
-      *reinterpret_cast<float2*>(red + lr0 * P + c) = make_float2(acc[j * 4 + 0], acc[j * 4 + 1]);
-      *reinterpret_cast<float2*>(red + (lr0 + 8) * P + c) = make_float2(acc[j * 4 + 2], acc[j * 4 + 3]);
-    }
+    park_rows<BN, P>(red, acc, lr0, lane);
     cluster_splitk_reduce<BM, BN, P, 1>(red, true, tid, C::kRowGroups * 128, a.S, m0, n0, a.M, a.N, a.y);
     return;
   }
@@ -331,7 +331,6 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   // Epilogue: bf16 tile through shared memory (each warpgroup its own 64 rows), then 16-byte
   // coalesced stores; rows/columns past M/N are dropped.
   {
-    const int lr0 = rg * 64 + wid * 16 + (lane >> 2);
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j) {
       const int c = j * 8 + (lane & 3) * 2;
