@@ -198,7 +198,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   using namespace cktune::gpu::sm90;
   constexpr int BM = C::kBM, BN = C::kBN, ST = C::kStages;
   extern __shared__ uint8_t smem_raw[];
-  uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  uint8_t* smem = align_smem<1024>(smem_raw);
   uint8_t* epi = smem + ST * C::kStageBytes;
   uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytes);
   uint64_t* empty = full + ST;
@@ -384,7 +384,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   constexpr int BM = C::kBM, BN = C::kBN, ST = C::kStages;
   static_assert(C::kKGroups == 1, "the persistent kernel has one warpgroup per 64-row band");
   extern __shared__ uint8_t smem_raw[];
-  uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  uint8_t* smem = align_smem<1024>(smem_raw);
   uint8_t* epi = smem + ST * C::kStageBytes;
   uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytes);
   uint64_t* empty = full + ST;

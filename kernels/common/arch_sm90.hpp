@@ -15,6 +15,15 @@ __device__ __forceinline__ uint32_t smem_u32(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
+// The dynamic shared memory rounded up to kAlign bytes, by pointer arithmetic on the shared array
+// itself: the compiler then still knows every pointer derived from it to be shared and emits
+// ld/st.shared. (Rounding the integer address instead made those pointers generic, so that every
+// staging access in an epilogue went through the generic load/store path.)
+template <unsigned kAlign>
+__device__ __forceinline__ uint8_t* align_smem(uint8_t* raw) {
+  return raw + ((kAlign - (smem_u32(raw) & (kAlign - 1))) & (kAlign - 1));
+}
+
 // 16-byte global->shared copy that bypasses L1; src_bytes = 0 fills the 16 bytes with zeros (used
 // for rows past M or N, with a clamped, valid source address).
 __device__ __forceinline__ void cp_async_16(uint32_t dst, const void* src, int src_bytes) {
@@ -113,6 +122,16 @@ __device__ __forceinline__ void tma_load_3d(uint32_t dst, const void* tmap, uint
 __device__ __forceinline__ void tma_store_2d(const void* tmap, uint32_t src, int c0, int c1) {
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(tmap), "r"(src),
                "r"(c0), "r"(c1)
+               : "memory");
+}
+// Atomic adds in L2 (no return value): two bf16 (one 32-bit word), or eight (four words, 16 bytes,
+// sm_90); each add rounds to bf16.
+__device__ __forceinline__ void red_add_bf16x2(uint16_t* dst, uint32_t v) {
+  asm volatile("red.global.add.noftz.bf16x2 [%0], %1;\n" ::"l"(dst), "r"(v) : "memory");
+}
+__device__ __forceinline__ void red_add_bf16x8(uint16_t* dst, uint4 v) {
+  asm volatile("red.global.add.noftz.v4.bf16x2 [%0], {%1, %2, %3, %4};\n" ::"l"(dst), "r"(v.x), "r"(v.y), "r"(v.z),
+               "r"(v.w)
                : "memory");
 }
 __device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }

@@ -71,10 +71,10 @@ gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stre
 
 // wgmma stages: the weights of every expert as one 2-D map, boxes of 64 rows (stage 1: a gate half and
 // an up half of the tile) or 128 (stage 2).
-template <class C, bool kS1, bool kStaged>
-gpu::ErrorCode launch_wg(const StageParams&, const Args& a, gpu::Stream stream) {
+template <class C, bool kS1, bool kStaged, bool kAcc = false>
+gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
-  auto kernel = detail::wg_stage_kernel<C, kS1, kStaged>;
+  auto kernel = detail::wg_stage_kernel<C, kS1, kStaged, kAcc>;
   if (auto e = ensure_smem(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mw;
   const bool made = kS1 ? gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kTN / 2)
@@ -85,7 +85,8 @@ gpu::ErrorCode launch_wg(const StageParams&, const Args& a, gpu::Stream stream) 
   const long long tiles = static_cast<long long>(col_tiles) * grid_blocks(a);
   const int sms = gpu::current_device_multiprocessors(132);
   const unsigned grid = static_cast<unsigned>(std::max(1ll, std::min<long long>(tiles, 1ll * sms * C::kMinBlocks)));
-  kernel<<<grid, C::kThreads, C::kSmem, stream>>>(mw, a, col_tiles, static_cast<int>(tiles));
+  const int group = p.col_group > 0 ? std::min(p.col_group, col_tiles) : col_tiles;
+  kernel<<<grid, C::kThreads, C::kSmem, stream>>>(mw, a, col_tiles, group);
   return gpu::get_last_error();
 }
 #else
@@ -98,7 +99,7 @@ template <class C>
 gpu::ErrorCode launch_stage2(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
-template <class C, bool kS1, bool kStaged>
+template <class C, bool kS1, bool kStaged, bool kAcc = false>
 gpu::ErrorCode launch_wg(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
@@ -125,6 +126,10 @@ struct Entry {
 #define CKTUNE_WG2(BM, ST, SO)                                                                        \
   Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, SO},   \
         &launch_wg<detail::WgCfg<BM, ST>, false, SO>}
+// The same, adding into the output (no per-slot rows, no reduction), column tiles in groups of G (0: all).
+#define CKTUNE_WG2A(BM, ST, SO, G)                                                                            \
+  Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, SO, true, G},  \
+        &launch_wg<detail::WgCfg<BM, ST>, false, SO, true>}
 
 // Decode blocks (16, 32 rows) stream weights: small CTAs, split-K for the few-experts case.
 // Prefill blocks (64, 128 rows) reuse each weight tile over many rows.
@@ -144,11 +149,15 @@ const std::array kStage2 = {
     CKTUNE_S2(64, 64, 2, 2),   CKTUNE_S2(128, 64, 4, 2),  CKTUNE_S2(64, 128, 2, 4),
     CKTUNE_S2(128, 128, 4, 4),
     CKTUNE_WG2(64, 4, false),  CKTUNE_WG2(128, 4, false), CKTUNE_WG2(128, 4, true),
+    CKTUNE_WG2A(64, 4, false, 1), CKTUNE_WG2A(64, 4, true, 1), CKTUNE_WG2A(128, 4, true, 1),
+    CKTUNE_WG2A(128, 4, true, 4), CKTUNE_WG2A(128, 4, true, 0), CKTUNE_WG2A(128, 4, false, 1),
+    CKTUNE_WG2A(128, 6, true, 4), CKTUNE_WG2A(128, 6, true, 1),
 };
 #undef CKTUNE_S1
 #undef CKTUNE_S2
 #undef CKTUNE_WG1
 #undef CKTUNE_WG2
+#undef CKTUNE_WG2A
 
 struct Table {
   std::array<std::string, kStage1.size()> names1;
@@ -171,7 +180,8 @@ struct Table {
       const StageParams& s = kStage2[i].params;
       names2[i] = s.engine == Engine::Wgmma
                       ? "cktune_moe_s2wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
-                            std::to_string(s.stages) + (s.staged_store ? "_so" : "")
+                            std::to_string(s.stages) + (s.staged_store ? "_so" : "") + (s.accumulate ? "_acc" : "") +
+                            (s.accumulate && s.col_group > 0 ? "_g" + std::to_string(s.col_group) : "")
                       : "cktune_moe_s2_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
                             std::to_string(s.warps);
       p2[i] = s;
@@ -233,6 +243,10 @@ gpu::ErrorCode quantize_stage1(const Args& a, gpu::Stream stream) {
   detail::quantize_a_kernel<<<std::max(1u, blocks), 256, 0, stream>>>(a.a, a.aq, a.a_scale, a.tokens * a.topk,
                                                                        a.inter_dim);
   return gpu::get_last_error();
+}
+
+gpu::ErrorCode zero_output(uint16_t* out, int tokens, int model_dim, gpu::Stream stream) {
+  return gpu::rt::memset_async(out, 0, static_cast<size_t>(tokens) * model_dim * 2, stream);
 }
 
 gpu::ErrorCode reduce_slots(const uint16_t* y_slots, uint16_t* out, int tokens, int topk, int model_dim,

@@ -39,6 +39,10 @@ struct StageParams {
   Engine engine;
   bool staged_store = false;  // wgmma: output rows leave through shared memory in 16-byte pieces (else
                               // each thread stores its own 4-byte pairs)
+  bool accumulate = false;    // wgmma stage 2: adds each routed row into the output (zeroed first: zero_output)
+                              // instead of writing per-slot rows for reduce_slots
+  int col_group = 0;          // wgmma: tiles in groups of this many column tiles, all blocks of a group
+                              // before the next; 0 = all column tiles of a block, block after block
 };
 
 // Every instance of a stage, in id order.
@@ -66,6 +70,7 @@ struct Args {
   const uint8_t* w2q;
   const float* w2_scale;
   uint16_t* y_slots;  // [tokens*topk, model_dim] bf16: stage 2 writes each slot's weighted row
+  uint16_t* out;      // [tokens, model_dim] bf16: an accumulating stage 2 adds into it
 };
 
 // nullptr = can run; else why not. `sm` = compute capability major*10+minor.
@@ -77,7 +82,9 @@ gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream);
 
 // aq / a_scale := `a` re-quantised per 1x128 (after stage 1, before stage 2).
 gpu::ErrorCode quantize_stage1(const Args& a, gpu::Stream stream);
-// out[t, :] = bf16(sum of the topk rows y_slots[t*topk + k, :]) (after stage 2).
+// out := 0 (before an accumulating stage 2; AITER's moe_sorting zeroes its moe_buf for the same reason).
+gpu::ErrorCode zero_output(uint16_t* out, int tokens, int model_dim, gpu::Stream stream);
+// out[t, :] = bf16(sum of the topk rows y_slots[t*topk + k, :]) (after a stage 2 that does not accumulate).
 gpu::ErrorCode reduce_slots(const uint16_t* y_slots, uint16_t* out, int tokens, int topk, int model_dim,
                             gpu::Stream stream);
 

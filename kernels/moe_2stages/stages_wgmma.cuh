@@ -50,14 +50,28 @@ struct WgCfg {
 };
 
 #if defined(CKTUNE_CUDA)
+// The persistent walk's tile order: groups of `group` column tiles (the last one may be narrower), and
+// within a group block by block, a block's column tiles next to each other. group = col_tiles is
+// block after block.
+struct TileAt {
+  int block, col;
+};
+__device__ __forceinline__ TileAt tile_at(int tile, int used_blocks, int col_tiles, int group) {
+  const int per_group = group * used_blocks;
+  const int gi = tile / per_group, r = tile - gi * per_group;
+  const int width = min(group, col_tiles - gi * group);
+  return {r / width, gi * group + r % width};
+}
+
 // The tile's outputs from the consumers' registers. Each thread holds, per 8-column group j, two
 // adjacent columns of its two rows (h = 0: row ri0, h = 1: ri1, 8 further), packed as the output's two
 // bf16 values:
 //   stage 1: a = bf16(silu(gate) * up (* routed weight)); gate group j, its up partner j + HN/8;
-//   stage 2: y = bf16(w * acc).
+//   stage 2: y = bf16(w * acc), into the slot's row of y_slots, or (kAcc) added into the token's row
+//            of the output (bf16 atomic adds in L2; the output was zeroed before stage 2).
 // Stored directly (4-byte pieces, padding rows not at all) or staged (per h, the warp's 8 rows go
 // through its staging rows and leave in 16-byte pieces, 2 rows an instruction).
-template <class C, bool kS1, bool kStaged>
+template <class C, bool kS1, bool kStaged, bool kAcc>
 __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::kTN / 2], const RowInfo& ri0,
                                            const RowInfo& ri1, int n0, uint8_t* smem, int tid) {
   constexpr int TN = C::kTN, HN = TN / 2;
@@ -72,7 +86,8 @@ __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::
       return gpu::pack_bf16x2(acc[j * 4 + 2 * h] * rw, acc[j * 4 + 2 * h + 1] * rw);
     }
   };
-  uint16_t* base = kS1 ? a.a : a.y_slots;
+  static_assert(!(kS1 && kAcc), "stage 1 stores its rows");
+  uint16_t* base = kS1 ? a.a : (kAcc ? a.out : a.y_slots);
   const int width = kS1 ? a.inter_dim : a.model_dim;
   uint8_t* stage_rows = smem + C::kOutOfs + ((tid / 32) % (4 * C::kConsumers)) * C::kOutWarpBytes;
   const int lr = lane >> 2;  // this thread's row among the warp's 8
@@ -80,12 +95,17 @@ __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::
   for (int h = 0; h < 2; ++h) {
     const RowInfo& ri = h ? ri1 : ri0;
     const float rw = kS1 ? (a.doweight_stage1 ? ri.weight : 1.0f) : (a.doweight_stage1 ? 1.0f : ri.weight);
-    const int dst_row = ri.token < 0 ? -1 : ri.token * a.topk + ri.slot;
+    const int dst_row = ri.token < 0 ? -1 : (kAcc ? ri.token : ri.token * a.topk + ri.slot);
     if constexpr (!kStaged) {
       if (dst_row < 0) continue;
       uint16_t* dst = base + static_cast<size_t>(dst_row) * width + n0 + c0;
 #pragma unroll
-      for (int j = 0; j < OC / 8; ++j) *reinterpret_cast<uint32_t*>(dst + j * 8) = pair(h, j, rw);
+      for (int j = 0; j < OC / 8; ++j) {
+        if constexpr (kAcc)
+          gpu::sm90::red_add_bf16x2(dst + j * 8, pair(h, j, rw));
+        else
+          *reinterpret_cast<uint32_t*>(dst + j * 8) = pair(h, j, rw);
+      }
     } else {
       constexpr int kChunks = OC * 2 / 16;  // 16-byte pieces a row, swizzled by row
       uint8_t* row = stage_rows + lr * (OC * 2);
@@ -96,9 +116,13 @@ __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::
       for (int q = lane; q < 8 * kChunks; q += 32) {
         const int r = q / kChunks, c = q % kChunks;
         const int dr = __shfl_sync(0xffffffffu, dst_row, r * 4);
-        if (dr >= 0)
-          *reinterpret_cast<uint4*>(base + static_cast<size_t>(dr) * width + n0 + c * 8) =
-              *reinterpret_cast<const uint4*>(stage_rows + r * (OC * 2) + ((c ^ r) * 16));
+        if (dr < 0) continue;
+        uint16_t* dst = base + static_cast<size_t>(dr) * width + n0 + c * 8;
+        const uint4 v = *reinterpret_cast<const uint4*>(stage_rows + r * (OC * 2) + ((c ^ r) * 16));
+        if constexpr (kAcc)
+          gpu::sm90::red_add_bf16x8(dst, v);
+        else
+          *reinterpret_cast<uint4*>(dst) = v;
       }
       __syncwarp();  // the staging rows are read before the next h writes them
     }
@@ -109,10 +133,10 @@ __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::
 // inter_dim, into y_slots). The tensor map holds every expert's weights as one 2-D map
 // ([E * rows, K]), boxes of 64 rows for stage 1 (a gate half and an up half) and 128 for stage 2.
 //
-// Persistent: CTA c takes tiles c, c + gridDim.x, ... (tile = sorted block * column tiles + column
-// tile), and the stage ring runs on across tiles, so the producer is already loading the next tile's
-// k-blocks while the consumers finish and store the current one. Stage 2 has only inter_dim/128 = 2..4
-// k-blocks a tile: one CTA per tile spent most of its life waiting for its first loads and storing.
+// Persistent: CTA c takes tiles c, c + gridDim.x, ... (in tile_at's order), and the stage ring runs on
+// across tiles, so the producer is already loading the next tile's k-blocks while the consumers finish
+// and store the current one. Stage 2 has only inter_dim/128 = 2..4 k-blocks a tile: one CTA per tile
+// spent most of its life waiting for its first loads and storing.
 // The producer also loads the next tile's sorted ids while it issues the current tile's k-blocks.
 //
 // kStaged: the output rows leave through shared memory in whole 16-byte pieces (a warp writes 2 rows
@@ -120,20 +144,28 @@ __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::
 // sector they touch (H200, DeepSeek-V3 TP8 16384 tokens, stage 2: 117 M store sectors for 1.9 GB, ncu).
 // Measured to pay for the 128-row stage 2 in prefill and to cost where blocks are mostly padding, so
 // both are instances.
-template <class C, bool kS1, bool kStaged>
+//
+// kAcc (stage 2): each row times its routed weight is added into its token's output row with bf16
+// atomic adds, as AITER's stage 2 adds into the buffer its moe_sorting zeroed, instead of a per-slot
+// row that a reduction reads back (at 16384 DeepSeek-V3 tokens 1.9 GB written and read again). The
+// adds are cheap while the rows they touch stay in L2: with col_group column tiles at a time, every
+// block of the group walks over [tokens, col_group*128] of the output, 4.2 MB a column tile at 16384
+// tokens, against 235 MB for the whole output.
+template <class C, bool kS1, bool kStaged, bool kAcc>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
-    wg_stage_kernel(const __grid_constant__ CUtensorMap tmap_w, const Args a, int col_tiles, int tiles) {
+    wg_stage_kernel(const __grid_constant__ CUtensorMap tmap_w, const Args a, int col_tiles, int col_group) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace cktune::gpu::sm90;
   constexpr int BM = C::kBM, TN = C::kTN, HN = TN / 2, ST = C::kStages;
   extern __shared__ uint8_t smem_raw[];
-  uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  uint8_t* smem = align_smem<1024>(smem_raw);
   uint64_t* full = reinterpret_cast<uint64_t*>(smem + C::kBarOfs);
   uint64_t* empty = full + ST;
 
   const int tid = threadIdx.x, wg = tid / 128;
   const int D = a.model_dim, I = a.inter_dim, K = kS1 ? D : I, KB = K / 128;
   const int used_blocks = a.num_valid_ids[0] / BM;
+  const int tiles = used_blocks * col_tiles;
   if (tid == 0) {
     for (int s = 0; s < ST; ++s) {
       mbar_init(&full[s], 128 + 1);             // the producers' cp.async arrivals + the TMA transaction
@@ -154,8 +186,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     uint32_t ids[BM / 16];
     int e_next = 0;
     auto fetch = [&](int tile) {
-      const int block = tile / col_tiles;
-      if (tile >= tiles || block >= used_blocks) return;
+      if (tile >= tiles) return;
+      const int block = tile_at(tile, used_blocks, col_tiles, col_group).block;
       e_next = __ldg(a.sorted_expert_ids + block);
 #pragma unroll
       for (int i = 0; i < BM / 16; ++i)
@@ -163,10 +195,9 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     };
     fetch(blockIdx.x);
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-      const int block = tile / col_tiles;
-      if (block >= used_blocks) break;  // tiles only grow with the block
+      const TileAt at = tile_at(tile, used_blocks, col_tiles, col_group);
       const int e = e_next;
-      const int n0 = (tile % col_tiles) * (kS1 ? HN : TN);
+      const int n0 = at.col * (kS1 ? HN : TN);
       // Where this thread's 16-byte chunk of each of its rows comes from (nullptr: padding).
       const uint8_t* src[BM / 16];
 #pragma unroll
@@ -206,46 +237,117 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   const int wid = (tid % 128) / 32;
   const int lr0 = wg * 64 + wid * 16 + (lane >> 2), lr1 = lr0 + 8;  // this thread's two rows of a tile
   int g = 0;
-  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const int block = tile / col_tiles;
-    if (block >= used_blocks) break;
-    const int e = __ldg(a.sorted_expert_ids + block);
-    // Stage 1: gate rows n0.. and up rows I + n0.. of w1[e], columns n0.. of a.
-    // Stage 2: rows n0.. of w2[e], columns n0.. of y.
-    const int n0 = (tile % col_tiles) * (kS1 ? HN : TN);
-    const RowInfo ri0 = row_info(a, block * BM + lr0), ri1 = row_info(a, block * BM + lr1);
-    const bool ok0 = ri0.token >= 0, ok1 = ri1.token >= 0;
-    // Activation scales of the thread's two rows; weight scales of the tile's rows (stage 1: the gate
-    // half's and the up half's).
-    const size_t srow0 = kS1 ? static_cast<size_t>(ok0 ? ri0.token : 0)
-                             : static_cast<size_t>(ok0 ? ri0.token : 0) * a.topk + ri0.slot;
-    const size_t srow1 = kS1 ? static_cast<size_t>(ok1 ? ri1.token : 0)
-                             : static_cast<size_t>(ok1 ? ri1.token : 0) * a.topk + ri1.slot;
-    const float* xs0 = (kS1 ? a.x_scale : a.a_scale) + srow0 * KB;
-    const float* xs1 = (kS1 ? a.x_scale : a.a_scale) + srow1 * KB;
-    const float* wsg = kS1 ? a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + n0 / 128) * KB
-                           : a.w2_scale + (static_cast<size_t>(e) * (D / 128) + n0 / 128) * KB;
-    const float* wsu = kS1 ? a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + (I + n0) / 128) * KB : wsg;
+  // One 128-K block: wait for its stage, the fresh partial, hand the stage back, promote with the scales
+  // (s: the gate half's or all columns', u: the up half's).
+  auto k_block = [&](float(&acc)[TN / 2], float(&t)[TN / 2], float s0, float s1, float u0, float u1) {
+    const int s = g % ST;
+    mbar_wait(&full[s], (g / ST) & 1);
+    fence_proxy_async_smem();  // the gathered rows were written by cp.async (generic proxy); wgmma reads async
+    wgmma_block_k128<TN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
+                         smem_u32(smem + s * C::kStageBytes + C::kABytes));
+    wgmma_wait<0>();
+    if (lane == 0) mbar_arrive(&empty[s]);
+    fence_operands(t);
+    // Stage 1: column groups j < HN/8 are gate columns, the rest their up partners (their own scales).
+    promote_rows_split(acc, t, kS1 ? HN / 8 : TN / 8, s0, s1, u0, u1);
+    ++g;
+  };
 
-    float acc[TN / 2], t[TN / 2];
+  if constexpr (kS1) {
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      const TileAt at = tile_at(tile, used_blocks, col_tiles, col_group);
+      const int block = at.block;
+      const int e = __ldg(a.sorted_expert_ids + block);
+      // Gate rows n0.. and up rows I + n0.. of w1[e], columns n0.. of a.
+      const int n0 = at.col * HN;
+      const RowInfo ri0 = row_info(a, block * BM + lr0), ri1 = row_info(a, block * BM + lr1);
+      const bool ok0 = ri0.token >= 0, ok1 = ri1.token >= 0;
+      // Activation scales of the thread's two rows; the gate half's and the up half's weight scales.
+      const float* xs0 = a.x_scale + static_cast<size_t>(ok0 ? ri0.token : 0) * KB;
+      const float* xs1 = a.x_scale + static_cast<size_t>(ok1 ? ri1.token : 0) * KB;
+      const float* wsg = a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + n0 / 128) * KB;
+      const float* wsu = a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + (I + n0) / 128) * KB;
+      float acc[TN / 2], t[TN / 2];
 #pragma unroll
-    for (int i = 0; i < TN / 2; ++i) acc[i] = 0.f;
-    for (int kb = 0; kb < KB; ++kb, ++g) {
-      const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
-      const float wg_s = __ldg(wsg + kb), wu_s = kS1 ? __ldg(wsu + kb) : wg_s;
-      const int s = g % ST;
-      mbar_wait(&full[s], (g / ST) & 1);
-      fence_proxy_async_smem();  // the gathered rows were written by cp.async (generic proxy); wgmma reads async
-      wgmma_block_k128<TN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
-                           smem_u32(smem + s * C::kStageBytes + C::kABytes));
-      wgmma_wait<0>();
-      if (lane == 0) mbar_arrive(&empty[s]);
-      fence_operands(t);
-      // Stage 1: column groups j < HN/8 are gate columns, the rest their up partners (their own scales).
-      promote_rows_split(acc, t, kS1 ? HN / 8 : TN / 8, x0 * wg_s, x1 * wg_s, x0 * wu_s, x1 * wu_s);
+      for (int i = 0; i < TN / 2; ++i) acc[i] = 0.f;
+      for (int kb = 0; kb < KB; ++kb) {
+        const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
+        const float wg_s = __ldg(wsg + kb), wu_s = __ldg(wsu + kb);
+        k_block(acc, t, x0 * wg_s, x1 * wg_s, x0 * wu_s, x1 * wu_s);
+      }
+      store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, n0, smem, tid);
     }
-
-    store_tile<C, kS1, kStaged>(a, acc, ri0, ri1, n0, smem, tid);
+  } else {
+    // Stage 2 has 2..4 k-blocks a tile, so a tile that began with its chain of dependent loads (sorted
+    // id -> token -> activation scale; block -> expert -> weight scale) spent a large part of its life
+    // waiting on them. They are gathered one tile ahead instead, in two steps: the next tile's ids,
+    // routed weights and expert when this tile starts; its scales, which need those, after this tile's
+    // k-blocks, so both arrive while this tile computes and stores. Nothing in the fetches uses a
+    // loaded value (that would wait for the load), only the next tile's promotions do.
+    //
+    // Measured and left out (H200, 2026-11-24): issuing the next tile's first k-block before this tile's
+    // stores, so that the tensor cores would not wait for them, made stage 2 5-10% slower; and the routed
+    // weight folded into the promotion scales (a multiply a k-block instead of one an output) was not
+    // faster.
+    constexpr int kMaxKB = 4;  // K = inter_dim <= 512 (why_not)
+    struct Ids {
+      int n0, e;
+      uint32_t id0, id1;
+      float w0, w1;
+    };
+    struct Scales {
+      RowInfo ri0, ri1;
+      float x0[kMaxKB], x1[kMaxKB], w[kMaxKB];
+    };
+    auto fetch_ids = [&](int tile, Ids& n) {
+      const TileAt at = tile_at(tile, used_blocks, col_tiles, col_group);
+      n.n0 = at.col * TN;
+      n.e = __ldg(a.sorted_expert_ids + at.block);
+      n.id0 = static_cast<uint32_t>(__ldg(a.sorted_ids + at.block * BM + lr0));
+      n.id1 = static_cast<uint32_t>(__ldg(a.sorted_ids + at.block * BM + lr1));
+      n.w0 = __ldg(a.sorted_weights + at.block * BM + lr0);  // read for padding rows too, never used there
+      n.w1 = __ldg(a.sorted_weights + at.block * BM + lr1);
+    };
+    auto fetch_scales = [&](const Ids& n, Scales& sc) {
+      sc.ri0 = decode_id(a, n.id0);
+      sc.ri1 = decode_id(a, n.id1);
+      const bool ok0 = sc.ri0.token >= 0, ok1 = sc.ri1.token >= 0;
+      sc.ri0.weight = n.w0;
+      sc.ri1.weight = n.w1;
+      const float* xs0 = a.a_scale + (static_cast<size_t>(ok0 ? sc.ri0.token : 0) * a.topk + sc.ri0.slot) * KB;
+      const float* xs1 = a.a_scale + (static_cast<size_t>(ok1 ? sc.ri1.token : 0) * a.topk + sc.ri1.slot) * KB;
+      const float* ws = a.w2_scale + (static_cast<size_t>(n.e) * (D / 128) + n.n0 / 128) * KB;
+#pragma unroll
+      for (int kb = 0; kb < kMaxKB; ++kb) {
+        if (kb >= KB) break;
+        sc.x0[kb] = ok0 ? __ldg(xs0 + kb) : 0.f;
+        sc.x1[kb] = ok1 ? __ldg(xs1 + kb) : 0.f;
+        sc.w[kb] = __ldg(ws + kb);
+      }
+    };
+    Ids next{};
+    Scales sc{};
+    if (static_cast<int>(blockIdx.x) < tiles) {
+      fetch_ids(blockIdx.x, next);
+      fetch_scales(next, sc);
+    }
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      const int n0 = next.n0;  // rows n0.. of w2[e], columns n0.. of the output
+      const bool more = tile + static_cast<int>(gridDim.x) < tiles;
+      if (more) fetch_ids(tile + gridDim.x, next);
+      float acc[TN / 2], t[TN / 2];
+#pragma unroll
+      for (int i = 0; i < TN / 2; ++i) acc[i] = 0.f;
+#pragma unroll
+      for (int kb = 0; kb < kMaxKB; ++kb) {
+        if (kb >= KB) break;
+        const float s0 = sc.x0[kb] * sc.w[kb], s1 = sc.x1[kb] * sc.w[kb];
+        k_block(acc, t, s0, s1, s0, s1);
+      }
+      const RowInfo ri0 = sc.ri0, ri1 = sc.ri1;
+      if (more) fetch_scales(next, sc);
+      store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, n0, smem, tid);
+    }
   }
 #endif
 }

@@ -184,12 +184,50 @@ TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
         y_wg.memset(0xff, stream);  // bf16 NaN: a cell the kernel leaves unwritten cannot compare equal
         a.y_slots = y_ref.as<uint16_t>();
         ASSERT_EQ(km::launch(*ref2, a, st), gpu::kSuccess);
+        const std::string what =
+            std::string(p.name) + " vs " + ref2->name + " T=" + std::to_string(T) + " D=" + std::to_string(D);
+        if (p.accumulate) {
+          // Adds every slot's row into its token's output row (bf16 atomic adds, in no fixed order): against
+          // the warp-MMA stage 2's per-slot rows y_k. Each of the topk adds rounds the running sum to bf16
+          // (unit roundoff 2^-8) and no partial sum exceeds sum_k |y_k|, so every cell must lie within
+          // topk * 2^-8 * sum_k |y_k| of sum_k y_k (plus the wgmma's own ~1e-4 and the fp8 operand's
+          // rounding flips it shares with the warp MMA: the same aq). A lost or doubled row breaks that.
+          gpu::DeviceBuffer out_wg(static_cast<size_t>(T) * D * 2);
+          out_wg.memset(0xff, stream);
+          ASSERT_EQ(km::zero_output(out_wg.as<uint16_t>(), T, D, st), gpu::kSuccess);
+          a.out = out_wg.as<uint16_t>();
+          a.y_slots = y_wg.as<uint16_t>();  // must stay untouched (NaN)
+          ASSERT_EQ(km::launch(p, a, st), gpu::kSuccess);
+          stream.synchronize();
+          std::vector<uint16_t> slots_ref(pairs * D), slots_wg(pairs * D), out(static_cast<size_t>(T) * D);
+          y_ref.copy_to_host(slots_ref.data(), slots_ref.size() * 2, stream);
+          y_wg.copy_to_host(slots_wg.data(), slots_wg.size() * 2, stream);
+          out_wg.copy_to_host(out.data(), out.size() * 2, stream);
+          size_t bad = 0;
+          for (size_t t = 0; t < static_cast<size_t>(T); ++t)
+            for (size_t c = 0; c < static_cast<size_t>(D); ++c) {
+              double sum = 0, mag = 0;
+              for (size_t k = 0; k < static_cast<size_t>(K); ++k) {
+                const double y = bf16_to_float(slots_ref[(t * K + k) * D + c]);
+                sum += y, mag += std::fabs(y);
+              }
+              const double got = bf16_to_float(out[t * D + c]);
+              const double bound = (K + 1) * std::ldexp(mag, -8) + 2e-3 * mag + 1e-6;
+              if (!(std::fabs(got - sum) <= bound) && bad++ < 5)
+                ADD_FAILURE() << what << ": token " << t << " column " << c << ": sum of the slots " << sum << ", added "
+                              << got << " (bound " << bound << ")";
+            }
+          EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << out.size() << " cells outside the rounding bound";
+          std::printf("%s: %zu of %zu cells outside the bound of %d bf16 adds\n", what.c_str(), bad, out.size(), K);
+          ++compared;
+          EXPECT_TRUE(std::all_of(slots_wg.begin(), slots_wg.end(), [](uint16_t v) { return v == 0xffffu; }))
+              << what << ": an adding stage 2 wrote per-slot rows";
+          continue;
+        }
         a.y_slots = y_wg.as<uint16_t>();
         ASSERT_EQ(km::launch(p, a, st), gpu::kSuccess);
         stream.synchronize();
-        differ(y_ref, y_wg, pairs, static_cast<size_t>(D),
-               std::string(p.name) + " vs " + ref2->name + " T=" + std::to_string(T) + " D=" + std::to_string(D), 1e-2f,
-               1e-2f, 0.0);
+        differ(y_ref, y_wg, pairs, static_cast<size_t>(D), what, 1e-2f, 1e-2f, 0.0);
       }
     }
   }

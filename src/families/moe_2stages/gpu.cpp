@@ -154,21 +154,23 @@ class PipelineInstance final : public Instance {
     return {};
   }
   void launch(Workload& w, int set) override {
-    for (int p = 0; p < kParts; ++p) launch_part(w, set, p);
+    for (int p = 0; p < parts(); ++p) launch_part(w, set, p);
   }
   // Stage 2's kernel and the sum over the slots apart (the tuned row's us2 is both, as AITER's stage 2
-  // includes its reduction).
-  static constexpr int kParts = 4;
-  int parts() const override { return kParts; }
-  std::string part_name(int p) const override {
-    static constexpr const char* kNames[kParts] = {"sort", "stage1", "stage2", "reduce"};
-    return kNames[p];
-  }
-  void launch_part(Workload& base, int set, int part) override {
+  // includes its reduction); a stage 2 that adds into the output has the output's zeroing instead (in
+  // AITER, moe_sorting zeroes it), also counted in us2.
+  int parts() const override { return 4; }
+  std::string part_name(int p) const override { return kPartNames[static_cast<int>(part_at(p))]; }
+  void launch_part(Workload& base, int set, int part_index) override {
     auto& w = static_cast<MoeGpuWorkload&>(base);
     const size_t i = static_cast<size_t>(set);
     Sorted& so = w.sorted_for(s1_.block_m);
-    if (part == 0) {
+    const Part part = part_at(part_index);
+    if (part == Part::Zero) {
+      CKTUNE_GPU_CHECK(moe::zero_output(w.y->data(), w.s.T, w.s.D, w.stream()));
+      return;
+    }
+    if (part == Part::Sort) {
       moe::SortArgs sa{};
       sa.topk_ids = w.topk_ids.as<int32_t>();
       sa.topk_weights = w.topk_weights.as<float>();
@@ -209,12 +211,13 @@ class PipelineInstance final : public Instance {
     a.aq = w.aq.as<uint8_t>();
     a.a_scale = w.a_scale.as<float>();
     a.y_slots = w.y_slots.as<uint16_t>();
-    if (part == 1) {  // stage 1 and its re-quantisation for stage 2
+    a.out = w.y->data();
+    if (part == Part::Stage1) {  // stage 1 and its re-quantisation for stage 2
       CKTUNE_GPU_CHECK(moe::launch(s1_, a, w.stream()));
       CKTUNE_GPU_CHECK(moe::quantize_stage1(a, w.stream()));
       return;
     }
-    if (part == 2) {
+    if (part == Part::Stage2) {
       CKTUNE_GPU_CHECK(moe::launch(s2_, a, w.stream()));
       return;
     }
@@ -222,6 +225,15 @@ class PipelineInstance final : public Instance {
   }
 
  private:
+  enum class Part { Sort, Zero, Stage1, Stage2, Reduce };
+  static constexpr const char* kPartNames[] = {"sort", "zero", "stage1", "stage2", "reduce"};
+  // In launch order: the zeroing right after the sorting (where AITER's moe_sorting does it).
+  Part part_at(int p) const {
+    static constexpr Part kSum[] = {Part::Sort, Part::Stage1, Part::Stage2, Part::Reduce};
+    static constexpr Part kAcc[] = {Part::Sort, Part::Zero, Part::Stage1, Part::Stage2};
+    return s2_.accumulate ? kAcc[p] : kSum[p];
+  }
+
   moe::StageParams s1_, s2_;
   int sm_;
 };
@@ -377,7 +389,8 @@ class MoeGpuUnit final : public FamilyUnit {
     };
     parts.us1 = part("stage1");
     parts.us2 = part("stage2");
-    if (parts.us2 >= 0 && part("reduce") >= 0) parts.us2 += part("reduce");
+    for (const char* extra : {"reduce", "zero"})  // the sum over the slots, or the zeroing an adding stage 2 needs
+      if (parts.us2 >= 0 && part(extra) >= 0) parts.us2 += part(extra);
     if (parts.us1 < 0 || parts.us2 < 0) {
       parts.us1 = winner.time.median_us;
       parts.us2 = 0;
