@@ -285,10 +285,12 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     // k-blocks, so both arrive while this tile computes and stores. Nothing in the fetches uses a
     // loaded value (that would wait for the load), only the next tile's promotions do.
     //
-    // Measured and left out (H200, 2026-11-24): issuing the next tile's first k-block before this tile's
-    // stores, so that the tensor cores would not wait for them, made stage 2 5-10% slower; and the routed
-    // weight folded into the promotion scales (a multiply a k-block instead of one an output) was not
-    // faster.
+    // Measured and left out (H200, 2026-11-24): the next tile's first k-block issued before this tile's
+    // stores, so that the tensor cores would not wait for them (stores moved to the start of the next
+    // iteration, so that no wgmma is in flight across the loop's back edge or an unrolled loop's exit,
+    // where ptxas would wait for it: C7517) — stage 2 9% slower (ncu 1.17 against 1.07 ms at 16384
+    // DeepSeek-V3 tokens); and the routed weight folded into the promotion scales (a multiply a k-block
+    // instead of one an output) — not faster.
     constexpr int kMaxKB = 4;  // K = inter_dim <= 512 (why_not)
     struct Ids {
       int n0, e;
