@@ -124,6 +124,12 @@ __device__ __forceinline__ void tma_store_2d(const void* tmap, uint32_t src, int
                "r"(c0), "r"(c1)
                : "memory");
 }
+// Two floats rounded to nearest-even bf16 and packed (lo = first element in memory); sm_80+.
+__device__ __forceinline__ uint32_t cvt_bf16x2(float lo, float hi) {
+  uint32_t r;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  return r;
+}
 // Atomic adds in L2 (no return value): two bf16 (one 32-bit word), or eight (four words, 16 bytes,
 // sm_90); each add rounds to bf16.
 __device__ __forceinline__ void red_add_bf16x2(uint16_t* dst, uint32_t v) {

@@ -1,9 +1,13 @@
 #pragma once
 // fp32 <-> bf16 and fp8 (e4m3fn) helpers usable on host and device, written with plain bit
-// arithmetic so that the same code compiles under nvcc and hipcc without vendor type headers.
+// arithmetic so that the same code compiles under nvcc and hipcc without vendor type headers (the
+// bf16 pair pack on NVIDIA devices excepted: one instruction from arch_sm90.hpp).
 #include <cstdint>
 
 #include "compat.hpp"
+#if defined(__CUDACC__)
+#include "arch_sm90.hpp"
+#endif
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define CKTUNE_HD __host__ __device__ __forceinline__
@@ -36,9 +40,7 @@ CKTUNE_HD float bf16_bits_to_f32(uint16_t h) {
 // quarter of the kernel's instructions.
 CKTUNE_HD uint32_t pack_bf16x2(float lo, float hi) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  uint32_t r;
-  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  return r;
+  return sm90::cvt_bf16x2(lo, hi);
 #else
   return static_cast<uint32_t>(f32_to_bf16_bits(lo)) |
          (static_cast<uint32_t>(f32_to_bf16_bits(hi)) << 16);
