@@ -58,6 +58,53 @@ inline constexpr int kWaveSize = 64;
 inline constexpr int kWaveSize = 32;
 #endif
 
+// One bit per lane of a wave.
+#if defined(CKTUNE_HIP)
+using LaneMask = unsigned long long;
+#else
+using LaneMask = unsigned;
+#endif
+
+#if defined(__CUDACC__) || defined(__HIP__)
+// Wave-level helpers for device code; every lane of the wave must call the collective ones.
+__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) % kWaveSize; }
+__device__ __forceinline__ LaneMask lanes_below() { return (LaneMask{1} << lane_id()) - 1; }
+__device__ __forceinline__ int lane_count(LaneMask m) {
+#if defined(CKTUNE_HIP)
+  return __popcll(m);
+#else
+  return __popc(m);
+#endif
+}
+// Orders the shared-memory accesses of the lanes of one wave around it.
+__device__ __forceinline__ void wave_sync() {
+#if defined(CKTUNE_HIP)
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+#else
+  __syncwarp();
+#endif
+}
+// The lanes whose `key` equals this lane's (collective). NVIDIA: one match instruction; AMD: a ballot per
+// distinct key in the wave.
+__device__ __forceinline__ LaneMask match_any(unsigned key) {
+#if defined(CKTUNE_HIP)
+  LaneMask left = __ballot(1), mine = 0;
+  while (left != 0) {
+    const int leader = __ffsll(static_cast<long long>(left)) - 1;
+    const unsigned k = static_cast<unsigned>(__shfl(static_cast<int>(key), leader));
+    const LaneMask same = __ballot(key == k);
+    if (key == k) mine = same;
+    left &= ~same;
+  }
+  return mine;
+#else
+  return __match_any_sync(0xffffffffu, key);
+#endif
+}
+#endif
+
 // The error of the last launch on this thread (clears it).
 inline ErrorCode get_last_error() {
 #if defined(CKTUNE_HIP)

@@ -1,19 +1,26 @@
-// AITER's moe_sorting on the GPU (sorting.hpp says what is written). Two paths:
+// AITER's moe_sorting on the GPU (sorting.hpp says what is written): a stable counting sort. The keys
+// are expert ids, so no key needs sorting: each pair's row is its expert's padded start, plus the pairs
+// of the same expert before it (in flat (token, slot) order).
 //
-// SingleBlock (tokens*topk <= 8192, experts <= 1024), one launch of one thread block:
-//   1. each thread loads kItems consecutive pairs (blocked): key = expert (experts, a sentinel, for a
-//      masked or out-of-range expert and for the slots past tokens*topk), value = flat index t*topk+j;
-//   2. block radix sort on the key bits (stable: (token, slot) order within an expert);
-//   3. run boundaries of the sorted keys give each expert's first sorted position and its count;
-//   4. a block scan over experts gives each expert's padded start row and its local (masked) id;
-//   5. scatter: each sorted pair to pstart[e] + (its sorted position - first position of e); pad rows
-//      and sorted_expert_ids by a binary search of the row's block in the padded starts.
-//   The cells past the used rows are filled in the same kernel while there are at most 32768 of
-//   them, by a second grid-wide kernel beyond that.
+// Ranking, the step both paths share: the pairs are cut into shares, one per wave, each walked in steps
+// of one pair a lane. In a step the lanes with the same expert find each other with one match
+// instruction (a ballot loop on AMD); a lane's rank is the wave's running count of its expert (per-wave
+// counters in shared memory) plus the matching lanes below it, and the lowest of them advances the
+// counter. A prefix over the waves of a block, per expert, turns the per-wave ranks into the block's.
 //
-// DeviceRadix (any size up to capacity < 2^31, experts <= 4096): the same steps as separate kernels:
-//   keys (and zeroed per-expert run bounds) -> device radix sort of (key, flat index) -> run
-//   boundaries -> one-block scan over experts (writes num_valid_ids) -> one scatter/fill kernel.
+// SingleBlock (tokens*topk <= 8192, experts <= 1024; Auto takes it up to 1024 pairs), one launch: block 0 ranks every pair, scans the
+// experts (padded starts, local ids; CUB/rocPRIM block scan), scatters the pairs and writes the pad
+// rows and sorted_expert_ids; blocks 1.. zero zero_out meanwhile. The cells past the used rows are
+// filled in the same kernel while there are at most 32768 of them, by a second kernel beyond that.
+//
+// MultiBlock (any size up to capacity < 2^31, experts <= 2048), three launches:
+//   rank_kernel:    a block per chunk of 2048 pairs: ranks within the chunk, counts per expert;
+//   scan_kernel:    one block: per expert, the exclusive sum of the counts over the chunks (in place),
+//                   then the block scan over the experts (writes num_valid_ids);
+//   scatter_kernel: each pair to start[e] + chunk base + rank; pad rows, sorted_expert_ids, unused
+//                   cells; the blocks past the scatter grid zero zero_out.
+// It replaced a device radix sort (CUB onesweep / rocPRIM) and its key, bounds and scan kernels, which
+// took 42-49 us at 1024-16384 DeepSeek-V3 tokens on an H200 (docs/perf.md, 2026-11-24).
 #include "sorting.hpp"
 
 #include <climits>
@@ -23,10 +30,14 @@
 namespace cktune::kernels::moe_2stages {
 namespace {
 
+constexpr int kThreads = 256;                       // every sorting block but the scan's
+constexpr int kWaves = kThreads / gpu::kWaveSize;   // waves of a block
+constexpr int kChunk = 2048;                        // MultiBlock: pairs a rank block takes
+constexpr int kChunkSteps = kChunk / kThreads;      // ... steps of one wave through its share
 constexpr int kFillInBlockMax = 32768;  // SingleBlock: cells past the used rows written in-kernel up to this
-constexpr int kGridThreads = 256;
 constexpr int kGridMaxBlocks = 1024;
-constexpr int kScanThreads = 1024;      // DeviceRadix: the one-block scan over experts
+constexpr int kScanThreads = 512;       // MultiBlock: the one-block scan (1024 spills)
+constexpr int kZeroStoresPerThread = 8; // 16-byte stores per thread of a zeroing block, at least
 constexpr size_t kAlign = 256;
 
 constexpr size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
@@ -41,17 +52,19 @@ struct Params {
   int32_t* num_valid_ids;
   int tokens, topk, experts, block_m;
   int n;           // tokens * topk
-  int key_bits;    // bits that hold 0 .. experts (the sentinel)
   int capacity;    // entries of sorted_ids / sorted_weights
   int max_blocks;  // entries of sorted_expert_ids
   bool fill;       // this kernel writes the cells past the used rows / blocks
+  uint4* zero;     // zero_out, as 16-byte words
+  size_t zero_words;
+  int sort_blocks;  // blocks [0, sort_blocks) sort; the rest of the grid zeroes
 };
 
 __device__ __forceinline__ int32_t pack_id(int slot, int token) {
   return static_cast<int32_t>((static_cast<uint32_t>(slot) << 24) | static_cast<uint32_t>(token));
 }
 
-// The sort key of flat pair i: its expert when local, else `experts` (sorts after every local expert).
+// The key of flat pair i: its expert when local, else `experts` (dropped).
 __device__ __forceinline__ unsigned key_of(const Params& p, int i) {
   const int e = p.topk_ids[i];
   const bool local = e >= 0 && e < p.experts && (p.expert_mask == nullptr || p.expert_mask[e] != 0);
@@ -82,21 +95,20 @@ __device__ __forceinline__ void write_pad(const Params& p, int row) {
   if (p.sorted_weights != nullptr) p.sorted_weights[row] = 0.0f;
 }
 
-// Block-wide scan over the experts. In: ustart[e] / cnt[e] = first / one-past-last sorted position of
-// e's pairs (both 0 for an expert without pairs). Out: cnt[e] = e's pairs, pstart[e] = its first row
-// (exclusive sum of the counts rounded up to block_m), lid[e] = local experts below e. Returns the
-// rows used (every thread). Ends with a barrier.
-template <int kThreads>
-__device__ int scan_experts(const Params& p, const int* ustart, int* cnt, int* pstart, int* lid,
-                            typename gpu::prim::BlockExclusiveSum<unsigned long long, kThreads>::TempStorage& temp) {
-  using Scan = gpu::prim::BlockExclusiveSum<unsigned long long, kThreads>;
+// Block-wide scan over the experts. In: cnt[e] = e's pairs. Out: pstart[e] = its first row (exclusive
+// sum of the counts rounded up to block_m), lid[e] = local experts below it. Returns the rows used
+// (every thread). Ends with a barrier.
+template <int kBlock>
+__device__ int scan_experts(const Params& p, const int* cnt, int* pstart, int* lid,
+                            typename gpu::prim::BlockExclusiveSum<unsigned long long, kBlock>::TempStorage& temp) {
+  using Scan = gpu::prim::BlockExclusiveSum<unsigned long long, kBlock>;
   unsigned long long carry = 0;  // (rows << 32) | local experts, over the chunks done
-  for (int base = 0; base < p.experts; base += kThreads) {
+  for (int base = 0; base < p.experts; base += kBlock) {
     const int e = base + static_cast<int>(threadIdx.x);
     int c = 0;
     unsigned long long local = 0;
     if (e < p.experts) {
-      c = cnt[e] - ustart[e];
+      c = cnt[e];
       local = (p.expert_mask == nullptr || p.expert_mask[e] != 0) ? 1u : 0u;
     }
     const unsigned long long rows = static_cast<unsigned long long>((c + p.block_m - 1) / p.block_m) *
@@ -105,7 +117,6 @@ __device__ int scan_experts(const Params& p, const int* ustart, int* cnt, int* p
     Scan::run((rows << 32) | local, below, total, temp);
     below += carry;
     if (e < p.experts) {
-      cnt[e] = c;
       pstart[e] = static_cast<int>(below >> 32);
       lid[e] = static_cast<int>(below & 0xffffffffu);
     }
@@ -113,6 +124,58 @@ __device__ int scan_experts(const Params& p, const int* ustart, int* cnt, int* p
     __syncthreads();  // the scan's storage is reused by the next chunk; the arrays are read next
   }
   return static_cast<int>(carry >> 32);
+}
+
+// This wave's share of the pairs, [lo, hi): lane l takes pair lo + s*kWaveSize + l in step s. Out:
+// key[s] (the sentinel `experts` for a pair dropped or past hi) and rank[s] = pairs of the same expert
+// earlier in the share. `cnt` is this wave's row of per-expert counters (zero on entry; the share's
+// counts on return).
+template <int kSteps>
+__device__ __forceinline__ void rank_share(const Params& p, int lo, int hi, int* cnt, unsigned (&key)[kSteps],
+                                           int (&rank)[kSteps]) {
+  const int lane = gpu::lane_id();
+  const unsigned none = static_cast<unsigned>(p.experts);
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s) {  // every load first: one round trip for the share
+    const int i = lo + s * gpu::kWaveSize + lane;
+    key[s] = i < hi ? key_of(p, i) : none;
+    rank[s] = 0;
+  }
+  const gpu::LaneMask below = gpu::lanes_below();
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s) {
+    if (lo + s * gpu::kWaveSize >= hi) break;  // the same for every lane of the wave
+    const unsigned k = key[s];
+    const gpu::LaneMask peers = gpu::match_any(k);
+    const int base = k < none ? cnt[k] : 0;
+    rank[s] = base + gpu::lane_count(peers & below);
+    gpu::wave_sync();
+    if (k < none && (peers & below) == 0) cnt[k] = base + gpu::lane_count(peers);
+    gpu::wave_sync();
+  }
+}
+
+// Per expert, over the waves of the block: cnt[w][e] := pairs of e in the shares of waves below w;
+// returns nothing, writes the block's count of e to total[e]. Ends with a barrier.
+__device__ __forceinline__ void prefix_over_waves(int experts, int* cnt, int* total) {
+  for (int e = static_cast<int>(threadIdx.x); e < experts; e += kThreads) {
+    int run = 0;
+#pragma unroll
+    for (int w = 0; w < kWaves; ++w) {
+      const int c = cnt[w * experts + e];
+      cnt[w * experts + e] = run;
+      run += c;
+    }
+    total[e] = run;
+  }
+  __syncthreads();
+}
+
+// A block past the sorting ones: its part of zero_out (blocks z of zb, threads strided).
+__device__ __forceinline__ void zero_part(const Params& p, int z, int zb) {
+  const size_t step = static_cast<size_t>(zb) * kThreads;
+  for (size_t w = static_cast<size_t>(z) * kThreads + threadIdx.x; w < p.zero_words; w += step)
+    p.zero[w] = make_uint4(0u, 0u, 0u, 0u);
 }
 
 // Rows [0, row_end) that are not pairs: pad value (rows < num_valid: an expert's rows past its pairs;
@@ -140,138 +203,133 @@ __device__ __forceinline__ void fill_rows_and_blocks(const Params& p, const int*
 
 // ---- SingleBlock -------------------------------------------------------------------------------
 
-template <int kThreads, int kItems>
+// Dynamic shared memory: cnt [kWaves][E], total [E], pstart [E + 1], lid [E] (ints).
+template <int kSteps>
 __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
-  using Sorter = gpu::prim::BlockRadixSortPairs<unsigned, int, kThreads, kItems>;
+  if (static_cast<int>(blockIdx.x) >= p.sort_blocks) {
+    zero_part(p, static_cast<int>(blockIdx.x) - p.sort_blocks, static_cast<int>(gridDim.x) - p.sort_blocks);
+    return;
+  }
   using Scan = gpu::prim::BlockExclusiveSum<unsigned long long, kThreads>;
-  constexpr int kE = kSortSingleBlockMaxExperts;
-  struct Experts {
-    unsigned first_key[kThreads], last_key[kThreads];  // each thread's first and last sorted key
-    int ustart[kE], cnt[kE], lid[kE], pstart[kE + 1];
-  };
-  __shared__ union Shared {
-    typename Sorter::TempStorage sort;
-    Experts ex;
-  } sm;
   __shared__ typename Scan::TempStorage scan;
+  extern __shared__ int sm[];
+  const int E = p.experts;
+  int* cnt = sm;
+  int* total = cnt + kWaves * E;
+  int* pstart = total + E;
+  int* lid = pstart + E + 1;
 
-  const int tid = static_cast<int>(threadIdx.x);
-  unsigned keys[kItems];
-  int vals[kItems];
-#pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int i = tid * kItems + j;
-    keys[j] = i < p.n ? key_of(p, i) : static_cast<unsigned>(p.experts);
-    vals[j] = i;
-  }
-  Sorter::sort(keys, vals, sm.sort, 0, p.key_bits);
-  __syncthreads();  // the sort's storage becomes the expert arrays
-
-  Experts& ex = sm.ex;
-  for (int e = tid; e < p.experts; e += kThreads) ex.ustart[e] = ex.cnt[e] = 0;
-  ex.first_key[tid] = keys[0];
-  ex.last_key[tid] = keys[kItems - 1];
+  const int tid = static_cast<int>(threadIdx.x), wave = tid / gpu::kWaveSize;
+  for (int i = tid; i < kWaves * E; i += kThreads) cnt[i] = 0;
   __syncthreads();
-#pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const unsigned k = keys[j];
-    if (k >= static_cast<unsigned>(p.experts)) continue;
-    const unsigned prev = j > 0 ? keys[j - 1] : (tid > 0 ? ex.last_key[tid - 1] : UINT_MAX);
-    const unsigned next = j + 1 < kItems ? keys[j + 1] : (tid + 1 < kThreads ? ex.first_key[tid + 1] : UINT_MAX);
-    if (prev != k) ex.ustart[k] = tid * kItems + j;
-    if (next != k) ex.cnt[k] = tid * kItems + j + 1;
-  }
+  // Shares of whole steps, in wave order (a few pairs: all in wave 0).
+  const int share = ((p.n + kWaves - 1) / kWaves + gpu::kWaveSize - 1) / gpu::kWaveSize * gpu::kWaveSize;
+  const int lo = wave * share, hi = min(p.n, lo + share);
+  unsigned key[kSteps];
+  int rank[kSteps];
+  rank_share<kSteps>(p, lo, hi, cnt + wave * E, key, rank);
   __syncthreads();
-  const int num_valid = scan_experts<kThreads>(p, ex.ustart, ex.cnt, ex.pstart, ex.lid, scan);
+  prefix_over_waves(E, cnt, total);
+  const int num_valid = scan_experts<kThreads>(p, total, pstart, lid, scan);
   if (tid == 0) {
-    ex.pstart[p.experts] = num_valid;
+    pstart[E] = num_valid;
     p.num_valid_ids[0] = num_valid;
     p.num_valid_ids[1] = p.tokens;
   }
   __syncthreads();
 
+  const int lane = gpu::lane_id();
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const unsigned k = keys[j];
-    if (k >= static_cast<unsigned>(p.experts)) continue;
-    write_pair(p, ex.pstart[k] + (tid * kItems + j - ex.ustart[k]), vals[j]);
+  for (int s = 0; s < kSteps; ++s) {
+    const unsigned k = key[s];
+    if (k >= static_cast<unsigned>(E)) continue;
+    write_pair(p, pstart[k] + cnt[wave * E + k] + rank[s], lo + s * gpu::kWaveSize + lane);
   }
-  fill_rows_and_blocks(p, ex.pstart, ex.cnt, ex.lid, num_valid, p.fill ? p.capacity : num_valid,
+  fill_rows_and_blocks(p, pstart, total, lid, num_valid, p.fill ? p.capacity : num_valid,
                        p.fill ? p.max_blocks : num_valid / p.block_m, tid, kThreads);
 }
 
+size_t single_block_smem(int experts) { return (static_cast<size_t>(kWaves + 3) * experts + 1) * sizeof(int); }
+
 // The cells past the used rows / blocks, after a SingleBlock launch that left them (num_valid_ids is
 // on the device by then: same stream).
-__global__ void __launch_bounds__(kGridThreads) fill_tail_kernel(Params p) {
+__global__ void __launch_bounds__(kThreads) fill_tail_kernel(Params p) {
   const int num_valid = p.num_valid_ids[0];
-  const int step = static_cast<int>(gridDim.x) * kGridThreads;
-  const int start = static_cast<int>(blockIdx.x) * kGridThreads + static_cast<int>(threadIdx.x);
+  const int step = static_cast<int>(gridDim.x) * kThreads;
+  const int start = static_cast<int>(blockIdx.x) * kThreads + static_cast<int>(threadIdx.x);
   for (int q = num_valid + start; q < p.capacity; q += step) write_pad(p, q);
   for (int b = num_valid / p.block_m + start; b < p.max_blocks; b += step) p.sorted_expert_ids[b] = -1;
 }
 
-// ---- DeviceRadix -------------------------------------------------------------------------------
+// ---- MultiBlock --------------------------------------------------------------------------------
+
+int chunks_for(int n) { return (n + kChunk - 1) / kChunk; }
 
 struct Workspace {
-  unsigned *keys, *keys_alt;
-  int *vals, *vals_alt;
-  int *ustart, *cnt, *pstart, *lid;  // [E], [E], [E+1], [E]
-  void* temp;
-  size_t temp_bytes;
+  int* rank;    // [n] rank of each pair among its expert's pairs in its chunk
+  int* counts;  // [chunks][E] pairs of e in chunk c; after scan_kernel: those in chunks below c
+  int *cnt, *pstart, *lid;  // [E], [E+1], [E]
   size_t total;  // bytes of the whole layout (including the base alignment slack)
 };
 
 // The layout inside the workspace; with base == nullptr only the sizes (pointers are offsets).
-Workspace layout(void* base, int n, int experts, size_t temp_bytes) {
+Workspace layout(void* base, int n, int experts) {
   Workspace w{};
   char* b = static_cast<char*>(base);
   size_t off = 0;
   if (b != nullptr) off = align_up(reinterpret_cast<uintptr_t>(b)) - reinterpret_cast<uintptr_t>(b);
-  auto take = [&](size_t bytes) {
-    char* at = b != nullptr ? b + off : nullptr;
-    off = align_up(off + bytes);
+  auto take = [&](size_t count) {
+    int* at = b != nullptr ? reinterpret_cast<int*>(b + off) : nullptr;
+    off = align_up(off + count * sizeof(int));
     return at;
   };
-  const size_t nn = static_cast<size_t>(n), e = static_cast<size_t>(experts);
-  w.keys = reinterpret_cast<unsigned*>(take(nn * sizeof(unsigned)));
-  w.keys_alt = reinterpret_cast<unsigned*>(take(nn * sizeof(unsigned)));
-  w.vals = reinterpret_cast<int*>(take(nn * sizeof(int)));
-  w.vals_alt = reinterpret_cast<int*>(take(nn * sizeof(int)));
-  w.ustart = reinterpret_cast<int*>(take(e * sizeof(int)));
-  w.cnt = reinterpret_cast<int*>(take(e * sizeof(int)));
-  w.pstart = reinterpret_cast<int*>(take((e + 1) * sizeof(int)));
-  w.lid = reinterpret_cast<int*>(take(e * sizeof(int)));
-  w.temp = take(temp_bytes);
-  w.temp_bytes = temp_bytes;
+  const size_t e = static_cast<size_t>(experts);
+  w.rank = take(static_cast<size_t>(n));
+  w.counts = take(static_cast<size_t>(chunks_for(n)) * e);
+  w.cnt = take(e);
+  w.pstart = take(e + 1);
+  w.lid = take(e);
   w.total = off + kAlign;  // slack for a base that is not 256-aligned
   return w;
 }
 
-__device__ __forceinline__ int grid_start() {
-  return static_cast<int>(blockIdx.x) * static_cast<int>(blockDim.x) + static_cast<int>(threadIdx.x);
-}
-__device__ __forceinline__ int grid_step() { return static_cast<int>(gridDim.x) * static_cast<int>(blockDim.x); }
-
-__global__ void __launch_bounds__(kGridThreads) keys_kernel(Params p, unsigned* keys, int* vals, int* ustart, int* cnt) {
-  for (int i = grid_start(); i < p.n; i += grid_step()) {
-    keys[i] = key_of(p, i);
-    vals[i] = i;
+// Dynamic shared memory: cnt [kWaves][E] ints.
+__global__ void __launch_bounds__(kThreads) rank_kernel(Params p, int* rank_out, int* counts) {
+  extern __shared__ int cnt[];
+  const int E = p.experts;
+  const int tid = static_cast<int>(threadIdx.x), wave = tid / gpu::kWaveSize;
+  for (int i = tid; i < kWaves * E; i += kThreads) cnt[i] = 0;
+  __syncthreads();
+  const int c0 = static_cast<int>(blockIdx.x) * kChunk;
+  const int lo = c0 + wave * (kChunk / kWaves), hi = min(p.n, lo + kChunk / kWaves);
+  unsigned key[kChunkSteps];
+  int rank[kChunkSteps];
+  rank_share<kChunkSteps>(p, lo, hi, cnt + wave * E, key, rank);
+  __syncthreads();
+  prefix_over_waves(E, cnt, counts + static_cast<size_t>(blockIdx.x) * E);
+  const int lane = gpu::lane_id();
+#pragma unroll
+  for (int s = 0; s < kChunkSteps; ++s) {
+    const unsigned k = key[s];
+    if (k < static_cast<unsigned>(E)) rank_out[lo + s * gpu::kWaveSize + lane] = cnt[wave * E + k] + rank[s];
   }
-  for (int e = grid_start(); e < p.experts; e += grid_step()) ustart[e] = cnt[e] = 0;
 }
 
-__global__ void __launch_bounds__(kGridThreads) bounds_kernel(Params p, const unsigned* keys, int* ustart, int* cnt) {
-  for (int i = grid_start(); i < p.n; i += grid_step()) {
-    const unsigned k = keys[i];
-    if (k >= static_cast<unsigned>(p.experts)) continue;
-    if (i == 0 || keys[i - 1] != k) ustart[k] = i;
-    if (i + 1 == p.n || keys[i + 1] != k) cnt[k] = i + 1;
-  }
-}
-
-__global__ void __launch_bounds__(kScanThreads) scan_kernel(Params p, const int* ustart, int* cnt, int* pstart, int* lid) {
+__global__ void __launch_bounds__(kScanThreads) scan_kernel(Params p, int* counts, int chunks, int* cnt, int* pstart,
+                                                           int* lid) {
   __shared__ typename gpu::prim::BlockExclusiveSum<unsigned long long, kScanThreads>::TempStorage temp;
-  const int num_valid = scan_experts<kScanThreads>(p, ustart, cnt, pstart, lid, temp);
+  for (int e = static_cast<int>(threadIdx.x); e < p.experts; e += kScanThreads) {
+    int run = 0;
+    for (int c = 0; c < chunks; ++c) {
+      int* at = counts + static_cast<size_t>(c) * p.experts + e;
+      const int v = *at;
+      *at = run;
+      run += v;
+    }
+    cnt[e] = run;
+  }
+  __syncthreads();
+  const int num_valid = scan_experts<kScanThreads>(p, cnt, pstart, lid, temp);
   if (threadIdx.x == 0) {
     pstart[p.experts] = num_valid;
     p.num_valid_ids[0] = num_valid;
@@ -280,64 +338,59 @@ __global__ void __launch_bounds__(kScanThreads) scan_kernel(Params p, const int*
 }
 
 // Dynamic shared memory: pstart, experts + 1 ints (the binary searches run there).
-__global__ void __launch_bounds__(kGridThreads) scatter_kernel(Params p, const unsigned* keys, const int* vals,
-                                                                const int* ustart, const int* cnt, const int* pstart,
-                                                                const int* lid) {
+__global__ void __launch_bounds__(kThreads) scatter_kernel(Params p, const int* rank, const int* counts,
+                                                            const int* cnt, const int* pstart, const int* lid) {
+  if (static_cast<int>(blockIdx.x) >= p.sort_blocks) {
+    zero_part(p, static_cast<int>(blockIdx.x) - p.sort_blocks, static_cast<int>(gridDim.x) - p.sort_blocks);
+    return;
+  }
   extern __shared__ int pstart_s[];
-  for (int e = static_cast<int>(threadIdx.x); e <= p.experts; e += kGridThreads) pstart_s[e] = pstart[e];
+  for (int e = static_cast<int>(threadIdx.x); e <= p.experts; e += kThreads) pstart_s[e] = pstart[e];
   __syncthreads();
   const int num_valid = pstart_s[p.experts];
-  for (int i = grid_start(); i < p.n; i += grid_step()) {
-    const unsigned k = keys[i];
+  const int start = static_cast<int>(blockIdx.x) * kThreads + static_cast<int>(threadIdx.x);
+  const int step = p.sort_blocks * kThreads;
+  for (int i = start; i < p.n; i += step) {
+    const unsigned k = key_of(p, i);
     if (k >= static_cast<unsigned>(p.experts)) continue;
-    write_pair(p, pstart_s[k] + (i - ustart[k]), vals[i]);
+    write_pair(p, pstart_s[k] + counts[static_cast<size_t>(i / kChunk) * p.experts + k] + rank[i], i);
   }
   fill_rows_and_blocks(p, pstart_s, cnt, lid, num_valid, p.fill ? p.capacity : num_valid,
-                       p.fill ? p.max_blocks : num_valid / p.block_m, grid_start(), grid_step());
-}
-
-int key_bits_for(int experts) {
-  int bits = 0;
-  while ((1LL << bits) <= experts) ++bits;  // holds 0 .. experts
-  return bits;
+                       p.fill ? p.max_blocks : num_valid / p.block_m, start, step);
 }
 
 int grid_for(size_t work) {
-  const size_t b = (work + kGridThreads - 1) / kGridThreads;
+  const size_t b = (work + kThreads - 1) / kThreads;
   return static_cast<int>(b == 0 ? 1 : (b < kGridMaxBlocks ? b : kGridMaxBlocks));
 }
 
-// The library's scratch for n pairs on the key bits of `experts` (the last answer is remembered per
-// thread: the query costs host time on every call otherwise).
-gpu::ErrorCode radix_temp_bytes(int n, int experts, size_t& bytes) {
-  struct Last {
-    int device = -1, n = -1, bits = -1;
-    size_t bytes = 0;
-  };
-  static thread_local Last last;
-  const int bits = key_bits_for(experts);
-  int device = 0;
-  if (auto e = gpu::rt::get_device(&device); e != gpu::kSuccess) return e;
-  if (last.device == device && last.n == n && last.bits == bits) {
-    bytes = last.bytes;
-    return gpu::kSuccess;
-  }
-  unsigned *k = nullptr, *ka = nullptr;
-  int *v = nullptr, *va = nullptr;
-  bytes = 0;
-  const gpu::ErrorCode e =
-      gpu::prim::device_radix_sort_pairs<unsigned, int>(nullptr, bytes, k, ka, v, va, n, 0, bits, gpu::Stream{});
-  if (e == gpu::kSuccess) last = Last{device, n, bits, bytes};
-  return e;
+// Blocks that zero `words` 16-byte words (0 for none).
+int zero_blocks_for(size_t words) {
+  if (words == 0) return 0;
+  const size_t per_block = static_cast<size_t>(kThreads) * kZeroStoresPerThread;
+  const size_t b = (words + per_block - 1) / per_block;
+  return static_cast<int>(b < kGridMaxBlocks ? b : kGridMaxBlocks);
 }
 
 SortPath resolve(SortPath path, int tokens, int topk, int experts) {
   return path == SortPath::Auto ? sort_path(tokens, topk, experts) : path;
 }
 
-template <int kThreads, int kItems>
-gpu::ErrorCode launch_single_block(const Params& p, gpu::Stream stream) {
-  sort_single_block_kernel<kThreads, kItems><<<1, kThreads, 0, stream>>>(p);
+// Raises the kernel's dynamic shared-memory limit once per process when `smem` needs it.
+template <class Kernel>
+gpu::ErrorCode allow_smem(Kernel* kernel, size_t smem, int& allowed) {
+  if (smem <= 40 * 1024 || static_cast<int>(smem) <= allowed) return gpu::kSuccess;  // static shared memory counts too
+  const gpu::ErrorCode e = gpu::set_max_dynamic_shared_memory(kernel, static_cast<int>(smem));
+  if (e == gpu::kSuccess) allowed = static_cast<int>(smem);
+  return e;
+}
+
+template <int kSteps>
+gpu::ErrorCode launch_single_block(const Params& p, int zero_blocks, gpu::Stream stream) {
+  static thread_local int allowed = 0;
+  const size_t smem = single_block_smem(p.experts);
+  if (auto e = allow_smem(sort_single_block_kernel<kSteps>, smem, allowed); e != gpu::kSuccess) return e;
+  sort_single_block_kernel<kSteps><<<1 + zero_blocks, kThreads, smem, stream>>>(p);
   return gpu::get_last_error();
 }
 
@@ -356,15 +409,15 @@ size_t sort_max_blocks(int tokens, int topk, int experts, int block_m) {
 
 SortPath sort_path(int tokens, int topk, int experts) {
   const long long n = static_cast<long long>(tokens) * topk;
-  return n <= kSortSingleBlockMaxPairs && experts <= kSortSingleBlockMaxExperts ? SortPath::SingleBlock
-                                                                                : SortPath::DeviceRadix;
+  return n <= kSortAutoSingleBlockPairs && experts <= kSortSingleBlockMaxExperts ? SortPath::SingleBlock
+                                                                                : SortPath::MultiBlock;
 }
 
 const char* sort_why_not(int tokens, int topk, int experts, int block_m, SortPath path) {
   if (tokens <= 0 || topk <= 0 || experts <= 0 || block_m <= 0) return "tokens, topk, experts and block_m must be positive";
   if (tokens >= (1 << 24)) return "tokens must be below 2^24 (the (slot << 24) | token packing)";
   if (topk >= 256) return "topk must be below 256 (the (slot << 24) | token packing)";
-  if (experts > kSortMaxExperts) return "more than 4096 experts";
+  if (experts > kSortMaxExperts) return "more than 2048 experts";
   if (sort_capacity(tokens, topk, experts, block_m) >= static_cast<size_t>(INT_MAX))
     return "tokens*topk + experts*block_m must stay below 2^31";
   if (path == SortPath::SingleBlock &&
@@ -376,18 +429,14 @@ const char* sort_why_not(int tokens, int topk, int experts, int block_m, SortPat
 size_t sort_workspace_bytes(int tokens, int topk, int experts, int block_m, SortPath path) {
   if (sort_why_not(tokens, topk, experts, block_m, path) != nullptr) return 0;
   if (resolve(path, tokens, topk, experts) == SortPath::SingleBlock) return 0;
-  const int n = tokens * topk;
-  size_t temp = 0;
-  if (radix_temp_bytes(n, experts, temp) != gpu::kSuccess) {
-    (void)gpu::get_last_error();
-    return SIZE_MAX;
-  }
-  return layout(nullptr, n, experts, temp).total;
+  return layout(nullptr, tokens * topk, experts).total;
 }
 
 gpu::ErrorCode sort(const SortArgs& a, gpu::Stream stream) {
   if (sort_why_not(a.tokens, a.topk, a.experts, a.block_m, a.path) != nullptr) return gpu::kErrorInvalidValue;
   if (a.topk_ids == nullptr || a.sorted_ids == nullptr || a.sorted_expert_ids == nullptr || a.num_valid_ids == nullptr)
+    return gpu::kErrorInvalidValue;
+  if (a.zero_out != nullptr && (reinterpret_cast<uintptr_t>(a.zero_out) % 16 != 0 || a.zero_bytes % 16 != 0))
     return gpu::kErrorInvalidValue;
   Params p{};
   p.topk_ids = a.topk_ids;
@@ -402,47 +451,47 @@ gpu::ErrorCode sort(const SortArgs& a, gpu::Stream stream) {
   p.experts = a.experts;
   p.block_m = a.block_m;
   p.n = a.tokens * a.topk;
-  p.key_bits = key_bits_for(a.experts);
   p.capacity = static_cast<int>(sort_capacity(a.tokens, a.topk, a.experts, a.block_m));
   p.max_blocks = static_cast<int>(sort_max_blocks(a.tokens, a.topk, a.experts, a.block_m));
+  p.zero = static_cast<uint4*>(a.zero_out);
+  p.zero_words = a.zero_out != nullptr ? a.zero_bytes / 16 : 0;
+  const int zero_blocks = zero_blocks_for(p.zero_words);
 
   if (resolve(a.path, a.tokens, a.topk, a.experts) == SortPath::SingleBlock) {
     const bool tail_kernel = a.fill_unused && p.capacity > kFillInBlockMax;
     p.fill = a.fill_unused && !tail_kernel;
+    p.sort_blocks = 1;
+    const int steps = ((p.n + kWaves - 1) / kWaves + gpu::kWaveSize - 1) / gpu::kWaveSize;
     gpu::ErrorCode e;
-    if (p.n <= 256 * 4)
-      e = launch_single_block<256, 4>(p, stream);
-    else if (p.n <= 512 * 8)
-      e = launch_single_block<512, 8>(p, stream);
+    if (steps <= 1)
+      e = launch_single_block<1>(p, zero_blocks, stream);
+    else if (steps <= 4)
+      e = launch_single_block<4>(p, zero_blocks, stream);
+    else if (steps <= 16)
+      e = launch_single_block<16>(p, zero_blocks, stream);
     else
-      e = launch_single_block<1024, 8>(p, stream);
+      e = launch_single_block<kSortSingleBlockMaxPairs / kThreads>(p, zero_blocks, stream);
     if (e != gpu::kSuccess || !tail_kernel) return e;
-    fill_tail_kernel<<<grid_for(static_cast<size_t>(p.capacity)), kGridThreads, 0, stream>>>(p);
+    fill_tail_kernel<<<grid_for(static_cast<size_t>(p.capacity)), kThreads, 0, stream>>>(p);
     return gpu::get_last_error();
   }
 
-  size_t temp = 0;
-  if (auto e = radix_temp_bytes(p.n, p.experts, temp); e != gpu::kSuccess) return e;
-  Workspace w = layout(a.workspace, p.n, p.experts, temp);
+  Workspace w = layout(a.workspace, p.n, p.experts);
   if (a.workspace == nullptr || a.workspace_bytes < w.total) return gpu::kErrorInvalidValue;
   p.fill = a.fill_unused;
+  const int chunks = chunks_for(p.n);
 
-  keys_kernel<<<grid_for(static_cast<size_t>(p.n)), kGridThreads, 0, stream>>>(p, w.keys, w.vals, w.ustart, w.cnt);
+  static thread_local int rank_allowed = 0;
+  const size_t rank_smem = static_cast<size_t>(kWaves) * p.experts * sizeof(int);
+  if (auto e = allow_smem(rank_kernel, rank_smem, rank_allowed); e != gpu::kSuccess) return e;
+  rank_kernel<<<chunks, kThreads, rank_smem, stream>>>(p, w.rank, w.counts);
   if (auto e = gpu::get_last_error(); e != gpu::kSuccess) return e;
-  unsigned *keys = w.keys, *keys_alt = w.keys_alt;
-  int *vals = w.vals, *vals_alt = w.vals_alt;
-  size_t temp_bytes = w.temp_bytes;
-  if (auto e = gpu::prim::device_radix_sort_pairs(w.temp, temp_bytes, keys, keys_alt, vals, vals_alt, p.n, 0, p.key_bits,
-                                                  stream);
-      e != gpu::kSuccess)
-    return e;
-  bounds_kernel<<<grid_for(static_cast<size_t>(p.n)), kGridThreads, 0, stream>>>(p, keys, w.ustart, w.cnt);
-  if (auto e = gpu::get_last_error(); e != gpu::kSuccess) return e;
-  scan_kernel<<<1, kScanThreads, 0, stream>>>(p, w.ustart, w.cnt, w.pstart, w.lid);
+  scan_kernel<<<1, kScanThreads, 0, stream>>>(p, w.counts, chunks, w.cnt, w.pstart, w.lid);
   if (auto e = gpu::get_last_error(); e != gpu::kSuccess) return e;
   const size_t smem = static_cast<size_t>(p.experts + 1) * sizeof(int);
-  const size_t work = static_cast<size_t>(p.capacity > p.n ? p.capacity : p.n);
-  scatter_kernel<<<grid_for(work), kGridThreads, smem, stream>>>(p, keys, vals, w.ustart, w.cnt, w.pstart, w.lid);
+  const size_t work = static_cast<size_t>(p.fill && p.capacity > p.n ? p.capacity : p.n);
+  p.sort_blocks = grid_for(work);
+  scatter_kernel<<<p.sort_blocks + zero_blocks, kThreads, smem, stream>>>(p, w.rank, w.counts, w.cnt, w.pstart, w.lid);
   return gpu::get_last_error();
 }
 

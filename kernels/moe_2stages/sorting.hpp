@@ -18,12 +18,19 @@
 // [0, num_valid_ids[0] / block_m) and num_valid_ids are written (AITER's kernels read no more); the
 // rest keeps whatever it held.
 //
-// Two paths, chosen by sort_path() unless SortArgs::path forces one:
-//  - SingleBlock: tokens*topk <= 8192 and experts <= 1024: one launch of one thread block (block
-//    radix sort of (expert, flat index), boundaries, block scan over experts, scatter). No workspace.
-//  - DeviceRadix: anything up to capacity < 2^31 and experts <= 4096: key generation, a device-wide
-//    radix sort of (expert, flat index) pairs (stable, so (token, slot) order within an expert), run
-//    boundaries, a one-block scan over experts, one scatter/fill kernel. Needs sort_workspace_bytes().
+// The output buffer an adding stage 2 accumulates into (AITER's moe_buf) can be zeroed by the same
+// launches (SortArgs::zero_out), as AITER's moe_sorting does: blocks of their own, beside the sorting.
+//
+// A stable counting sort; no key sort is needed since the keys are expert ids. Two paths, chosen by
+// sort_path() unless SortArgs::path forces one:
+//  - SingleBlock: tokens*topk <= 8192 and experts <= 1024 (Auto: up to 1024 pairs): one launch; one thread block sorts (each
+//    wave ranks its share of the pairs among equal experts with a match instruction and per-wave
+//    counters in shared memory, a prefix over the waves and a block scan over the experts give every
+//    pair its row); the other blocks of the grid zero zero_out. No workspace.
+//  - MultiBlock: anything up to capacity < 2^31 and experts <= 2048: three launches: ranks within
+//    chunks of 2048 pairs and a per-chunk count of each expert; one block scans the counts (over the
+//    chunks per expert, then over the experts); the scatter/fill kernel writes the outputs while its
+//    extra blocks zero zero_out. Needs sort_workspace_bytes().
 // Every launch re-initialises what it reads from the workspace: calls are repeatable on the same
 // buffers, and the workspace carries nothing between calls.
 //
@@ -36,11 +43,14 @@
 
 namespace cktune::kernels::moe_2stages {
 
-enum class SortPath { Auto, SingleBlock, DeviceRadix };
+enum class SortPath { Auto, SingleBlock, MultiBlock };
 
 inline constexpr int kSortSingleBlockMaxPairs = 8192;   // tokens*topk handled by one thread block
+// Auto takes SingleBlock up to this many pairs: one launch beats three while one block ranks them fast
+// enough (H200, DeepSeek-V3: 9.2 us against 14.8 at 512 pairs, 21.4 against 12.7 at 4096; docs/perf.md).
+inline constexpr int kSortAutoSingleBlockPairs = 1024;
 inline constexpr int kSortSingleBlockMaxExperts = 1024;
-inline constexpr int kSortMaxExperts = 4096;
+inline constexpr int kSortMaxExperts = 2048;
 
 struct SortArgs {
   const int32_t* topk_ids = nullptr;      // [tokens, topk]
@@ -55,6 +65,8 @@ struct SortArgs {
   SortPath path = SortPath::Auto;         // tests force one; Auto = sort_path()
   void* workspace = nullptr;              // sort_workspace_bytes() bytes, any alignment (the size has slack)
   size_t workspace_bytes = 0;
+  void* zero_out = nullptr;               // nullptr or zero_bytes to set to 0 (16-byte aligned, a multiple of 16)
+  size_t zero_bytes = 0;
 };
 
 // tokens*topk + experts*block_m - topk (entries of sorted_ids / sorted_weights); 0 for bad sizes.
@@ -68,13 +80,12 @@ const char* sort_why_not(int tokens, int topk, int experts, int block_m, SortPat
 // The path Auto takes for these sizes.
 SortPath sort_path(int tokens, int topk, int experts);
 
-// Device scratch sort() needs (0 on the SingleBlock path). The DeviceRadix size comes from the
-// CUB/rocPRIM size query and needs a current device; SIZE_MAX when the runtime cannot answer.
+// Device scratch sort() needs (0 on the SingleBlock path); no device needed to answer.
 size_t sort_workspace_bytes(int tokens, int topk, int experts, int block_m, SortPath path = SortPath::Auto);
 
-// Enqueue the sorting on `stream`. No synchronisation, no allocation. Returns kErrorInvalidValue when
-// sort_why_not() objects, a required pointer is null or the workspace is too small; otherwise the
-// launch error, if any.
+// Enqueue the sorting (and the zeroing of zero_out) on `stream`. No synchronisation, no allocation.
+// Returns kErrorInvalidValue when sort_why_not() objects, a required pointer is null, the workspace is
+// too small or zero_out is misaligned; otherwise the launch error, if any.
 gpu::ErrorCode sort(const SortArgs& a, gpu::Stream stream);
 
 }  // namespace cktune::kernels::moe_2stages

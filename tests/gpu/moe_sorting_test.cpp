@@ -1,7 +1,8 @@
 // GPU moe_sorting (kernels/moe_2stages/sorting.hpp) against the CPU reference cktune::moe_sorting():
-// every output cell, both paths (SingleBlock where it applies, DeviceRadix always), on uniform
+// every output cell, both paths (SingleBlock where it applies, MultiBlock always), on uniform
 // routing, every token on one expert, every pair on one expert, a few experts only, and expert-parallel
-// masks; twice on the same buffers (repeatability, with a dirtied workspace in between). Prints the
+// masks; twice on the same buffers (repeatability, with a dirtied workspace in between); the zeroing of
+// zero_out done by the same launches (every byte zero, the guard bytes after it untouched). Prints the
 // first mismatch (index, GPU and reference values, decoded) and a small timing table (informative, no
 // timed assertion). Skips without a GPU. Run: cktune_gpu_tests --gtest_filter='GpuMoeSorting.*'
 #include <gtest/gtest.h>
@@ -176,13 +177,15 @@ class Runner {
       mask_ = gpu::DeviceBuffer(in.mask.size() * 4);
       mask_.copy_from_host(in.mask.data(), in.mask.size() * 4, stream);
     }
+    zero_bytes_ = static_cast<size_t>(c.tokens) * 7168 * 2;  // a DeepSeek-V3 bf16 output
+    zbuf_ = gpu::DeviceBuffer(zero_bytes_ + kGuardBytes);
     sids_ = gpu::DeviceBuffer(cap_ * 4);
     sw_ = gpu::DeviceBuffer(cap_ * 4);
     seids_ = gpu::DeviceBuffer(blocks_ * 4);
     nv_ = gpu::DeviceBuffer(8);
   }
 
-  ks::SortArgs args(ks::SortPath path, bool fill_unused) {
+  ks::SortArgs args(ks::SortPath path, bool fill_unused, bool zero = true) {
     ks::SortArgs a;
     a.topk_ids = ids_.as<int32_t>();
     a.topk_weights = w_.as<float>();
@@ -198,10 +201,11 @@ class Runner {
     a.fill_unused = fill_unused;
     a.path = path;
     const size_t ws = ks::sort_workspace_bytes(c_.tokens, c_.topk, c_.experts, c_.block_m, path);
-    if (ws == SIZE_MAX) throw Error("sort_workspace_bytes: the runtime could not size the workspace");
     if (ws > ws_.size()) ws_ = gpu::DeviceBuffer(ws);
     a.workspace = ws_.data();
     a.workspace_bytes = ws_.size();
+    a.zero_out = zero ? zbuf_.data() : nullptr;
+    a.zero_bytes = zero ? zero_bytes_ : 0;
     return a;
   }
 
@@ -213,6 +217,20 @@ class Runner {
     seids_.copy_from_host(pe.data(), blocks_ * 4, stream_);
     nv_.copy_from_host(pnv.data(), 8, stream_);
     if (!ws_.empty()) ws_.memset(0xa5, stream_);  // no state may survive in the workspace
+    zbuf_.memset(0xa5, stream_);
+  }
+
+  // "" when zero_out holds zeros and the guard after it is untouched; else what is wrong.
+  std::string zeroing() const {
+    std::vector<unsigned char> z(zero_bytes_ + kGuardBytes);
+    zbuf_.copy_to_host(z.data(), z.size(), stream_);
+    size_t nonzero = 0, guard = 0;
+    for (size_t i = 0; i < zero_bytes_; ++i) nonzero += z[i] != 0;
+    for (size_t i = zero_bytes_; i < z.size(); ++i) guard += z[i] != 0xa5;
+    if (nonzero == 0 && guard == 0) return "";
+    std::ostringstream s;
+    s << nonzero << " of " << zero_bytes_ << " bytes of zero_out not zeroed, " << guard << " guard bytes after it written";
+    return s.str();
   }
 
   GpuOut read() const {
@@ -233,8 +251,9 @@ class Runner {
  private:
   Case c_;
   const gpu::GpuStream& stream_;
-  size_t cap_ = 0, blocks_ = 0;
-  gpu::DeviceBuffer ids_, w_, mask_, sids_, sw_, seids_, nv_, ws_;
+  static constexpr size_t kGuardBytes = 4096;
+  size_t cap_ = 0, blocks_ = 0, zero_bytes_ = 0;
+  gpu::DeviceBuffer ids_, w_, mask_, sids_, sw_, seids_, nv_, ws_, zbuf_;
 };
 
 class GpuMoeSorting : public ::testing::Test {
@@ -251,9 +270,9 @@ int check_case(const Case& c, const gpu::GpuStream& stream, int* failures) {
   const MoeSorting ref = moe_sorting(in.ids, in.weights, c.tokens, c.topk, c.experts, c.block_m, in.mask);
   Runner r(c, in, stream);
   int runs = 0;
-  for (ks::SortPath path : {ks::SortPath::Auto, ks::SortPath::SingleBlock, ks::SortPath::DeviceRadix}) {
+  for (ks::SortPath path : {ks::SortPath::Auto, ks::SortPath::SingleBlock, ks::SortPath::MultiBlock}) {
     if (ks::sort_why_not(c.tokens, c.topk, c.experts, c.block_m, path) != nullptr) continue;
-    const char* pname = path == ks::SortPath::Auto ? "auto" : path == ks::SortPath::SingleBlock ? "single-block" : "device-radix";
+    const char* pname = path == ks::SortPath::Auto ? "auto" : path == ks::SortPath::SingleBlock ? "single-block" : "multi-block";
     for (bool fill : {true, false})
       for (int rep = 0; rep < 2; ++rep) {
         r.poison();
@@ -265,7 +284,7 @@ int check_case(const Case& c, const gpu::GpuStream& stream, int* failures) {
           return runs;
         }
         stream.synchronize();
-        const std::string diff = compare(ref, r.read(), fill);
+        const std::string diff = compare(ref, r.read(), fill) + r.zeroing();
         ++runs;
         if (!diff.empty()) {
           ++*failures;
@@ -320,7 +339,7 @@ TEST_F(GpuMoeSorting, AnAllMaskedShardUsesNoRows) {
     const MoeSorting ref = moe_sorting(in.ids, in.weights, c.tokens, c.topk, c.experts, c.block_m, in.mask);
     ASSERT_EQ(ref.num_valid_ids, 0);
     Runner r(c, in, stream);
-    for (ks::SortPath path : {ks::SortPath::Auto, ks::SortPath::DeviceRadix}) {
+    for (ks::SortPath path : {ks::SortPath::Auto, ks::SortPath::MultiBlock}) {
       r.poison();
       ASSERT_EQ(r.launch(r.args(path, true)), gpu::kSuccess);
       stream.synchronize();
@@ -332,11 +351,15 @@ TEST_F(GpuMoeSorting, AnAllMaskedShardUsesNoRows) {
 TEST_F(GpuMoeSorting, RefusesWhatItCannotRepresent) {
   EXPECT_NE(ks::sort_why_not(1 << 24, 8, 256, 32), nullptr);
   EXPECT_NE(ks::sort_why_not(16, 256, 256, 32), nullptr);
-  EXPECT_NE(ks::sort_why_not(16, 8, 8192, 32), nullptr);
+  EXPECT_NE(ks::sort_why_not(16, 8, 4096, 32), nullptr);
+  EXPECT_EQ(ks::sort_why_not(16, 8, 2048, 32), nullptr);
   EXPECT_NE(ks::sort_why_not(16384, 8, 256, 32, ks::SortPath::SingleBlock), nullptr);
   EXPECT_EQ(ks::sort_why_not(16384, 10, 512, 128), nullptr);
   EXPECT_EQ(ks::sort_path(1, 8, 256), ks::SortPath::SingleBlock);
-  EXPECT_EQ(ks::sort_path(16384, 8, 256), ks::SortPath::DeviceRadix);
+  EXPECT_EQ(ks::sort_path(128, 8, 256), ks::SortPath::SingleBlock);
+  EXPECT_EQ(ks::sort_path(129, 8, 256), ks::SortPath::MultiBlock);
+  EXPECT_EQ(ks::sort_path(1, 8, 2048), ks::SortPath::MultiBlock);
+  EXPECT_EQ(ks::sort_path(16384, 8, 256), ks::SortPath::MultiBlock);
   EXPECT_EQ(ks::sort_capacity(3, 8, 256, 32), 3u * 8 + 256 * 32 - 8);
   EXPECT_EQ(ks::sort_max_blocks(3, 8, 256, 32), (3u * 8 + 256 * 32 - 8 + 31) / 32);
   ks::SortArgs a;  // null pointers
@@ -344,32 +367,35 @@ TEST_F(GpuMoeSorting, RefusesWhatItCannotRepresent) {
   EXPECT_EQ(ks::sort(a, nullptr), gpu::kErrorInvalidValue);
 }
 
-// Informative only: microseconds per call (back-to-back launches, events around 200 calls).
+// Informative only: microseconds per call (back-to-back launches, events around 200 calls): the
+// sorting alone (fill_unused=0, as the pipelines call it), with the zeroing of a [T, 7168] bf16 output,
+// and with fill_unused=1; both paths where they apply, "(auto)" marking the one sort_path() takes.
 TEST_F(GpuMoeSorting, TimingTable) {
   gpu::GpuStream stream;
-  std::printf("moe_sorting timing (us per call, 200 calls; fill_unused=0 / 1):\n");
-  std::printf("  %6s %4s %4s %4s  %-12s %10s %10s\n", "T", "topk", "E", "bm", "path", "fill=0", "fill=1");
+  std::printf("moe_sorting timing (us per call, 200 calls):\n");
+  std::printf("  %6s %4s %4s %4s  %-12s %10s %10s %10s\n", "T", "topk", "E", "bm", "path", "sort", "+zero", "fill=1");
   const int shapes[][3] = {{256, 8, 32}, {512, 10, 32}};
   for (const auto& s : shapes)
     for (int T : {1, 8, 64, 512, 1024, 4096, 16384}) {
       const Case c{T, s[1], s[0], s[2], Routing::Uniform, 0, 4242};
       const HostInputs in = make_inputs(c);
       Runner r(c, in, stream);
-      for (ks::SortPath path : {ks::SortPath::Auto, ks::SortPath::DeviceRadix}) {
-        if (path == ks::SortPath::DeviceRadix && ks::sort_path(T, c.topk, c.experts) == ks::SortPath::DeviceRadix) continue;
-        double us[2] = {0, 0};
-        for (int fill = 0; fill < 2; ++fill) {
-          const ks::SortArgs a = r.args(path, fill != 0);
+      for (ks::SortPath path : {ks::SortPath::SingleBlock, ks::SortPath::MultiBlock}) {
+        if (ks::sort_why_not(T, c.topk, c.experts, c.block_m, path) != nullptr) continue;
+        double us[3] = {0, 0, 0};
+        for (int v = 0; v < 3; ++v) {
+          const ks::SortArgs a = r.args(path, v == 2, v == 1);
           for (int i = 0; i < 10; ++i) ASSERT_EQ(r.launch(a), gpu::kSuccess);
           gpu::GpuTimer timer(stream);
           timer.start();
           for (int i = 0; i < 200; ++i) (void)r.launch(a);
           timer.stop();
-          us[fill] = timer.elapsed_us() / 200.0;
+          us[v] = timer.elapsed_us() / 200.0;
         }
-        const ks::SortPath taken = path == ks::SortPath::Auto ? ks::sort_path(T, c.topk, c.experts) : path;
-        std::printf("  %6d %4d %4d %4d  %-12s %10.2f %10.2f\n", T, c.topk, c.experts, c.block_m,
-                    taken == ks::SortPath::SingleBlock ? "single-block" : "device-radix", us[0], us[1]);
+        const bool automatic = ks::sort_path(T, c.topk, c.experts) == path;
+        std::printf("  %6d %4d %4d %4d  %-12s %10.2f %10.2f %10.2f%s\n", T, c.topk, c.experts, c.block_m,
+                    path == ks::SortPath::SingleBlock ? "single-block" : "multi-block", us[0], us[1], us[2],
+                    automatic ? "  (auto)" : "");
       }
     }
 }
