@@ -246,10 +246,6 @@ gpu::ErrorCode quantize_stage1(const Args& a, gpu::Stream stream) {
   return gpu::get_last_error();
 }
 
-gpu::ErrorCode zero_output(uint16_t* out, int tokens, int model_dim, gpu::Stream stream) {
-  return gpu::rt::memset_async(out, 0, static_cast<size_t>(tokens) * model_dim * 2, stream);
-}
-
 gpu::ErrorCode reduce_slots(const uint16_t* y_slots, uint16_t* out, int tokens, int topk, int model_dim,
                             gpu::Stream stream) {
   const size_t threads = static_cast<size_t>(tokens) * (model_dim / 8);  // model_dim is a multiple of 128

@@ -39,8 +39,8 @@ struct StageParams {
   Engine engine;
   bool staged_store = false;  // wgmma: output rows leave through shared memory in 16-byte pieces (else
                               // each thread stores its own 4-byte pairs)
-  bool accumulate = false;    // wgmma stage 2: adds each routed row into the output (zeroed first: zero_output)
-                              // instead of writing per-slot rows for reduce_slots
+  bool accumulate = false;    // wgmma stage 2: adds each routed row into the output (zeroed first by the
+                              // sorting, SortArgs::zero_out) instead of writing per-slot rows for reduce_slots
   int col_group = 0;          // wgmma: tiles in groups of this many column tiles, all blocks of a group
                               // before the next; 0 = all column tiles of a block, block after block
 };
@@ -82,8 +82,6 @@ gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream);
 
 // aq / a_scale := `a` re-quantised per 1x128 (after stage 1, before stage 2).
 gpu::ErrorCode quantize_stage1(const Args& a, gpu::Stream stream);
-// out := 0 (before an accumulating stage 2; AITER's moe_sorting zeroes its moe_buf for the same reason).
-gpu::ErrorCode zero_output(uint16_t* out, int tokens, int model_dim, gpu::Stream stream);
 // out[t, :] = bf16(sum of the topk rows y_slots[t*topk + k, :]) (after a stage 2 that does not accumulate).
 gpu::ErrorCode reduce_slots(const uint16_t* y_slots, uint16_t* out, int tokens, int topk, int model_dim,
                             gpu::Stream stream);

@@ -157,19 +157,15 @@ class PipelineInstance final : public Instance {
     for (int p = 0; p < parts(); ++p) launch_part(w, set, p);
   }
   // Stage 2's kernel and the sum over the slots apart (the tuned row's us2 is both, as AITER's stage 2
-  // includes its reduction); a stage 2 that adds into the output has the output's zeroing instead (in
-  // AITER, moe_sorting zeroes it), also counted in us2.
-  int parts() const override { return 4; }
+  // includes its reduction). A stage 2 that adds into the output needs it zeroed: the sorting does it,
+  // as AITER's moe_sorting zeroes its moe_buf.
+  int parts() const override { return s2_.accumulate ? 3 : 4; }
   std::string part_name(int p) const override { return kPartNames[static_cast<int>(part_at(p))]; }
   void launch_part(Workload& base, int set, int part_index) override {
     auto& w = static_cast<MoeGpuWorkload&>(base);
     const size_t i = static_cast<size_t>(set);
     Sorted& so = w.sorted_for(s1_.block_m);
     const Part part = part_at(part_index);
-    if (part == Part::Zero) {
-      CKTUNE_GPU_CHECK(moe::zero_output(w.y->data(), w.s.T, w.s.D, w.stream()));
-      return;
-    }
     if (part == Part::Sort) {
       moe::SortArgs sa{};
       sa.topk_ids = w.topk_ids.as<int32_t>();
@@ -186,6 +182,10 @@ class PipelineInstance final : public Instance {
       sa.fill_unused = false;  // the stages read only the used rows and blocks
       sa.workspace = so.workspace.data();
       sa.workspace_bytes = so.workspace.size();
+      if (s2_.accumulate) {
+        sa.zero_out = w.y->data();
+        sa.zero_bytes = static_cast<size_t>(w.s.T) * static_cast<size_t>(w.s.D) * 2;
+      }
       CKTUNE_GPU_CHECK(moe::sort(sa, w.stream()));
       return;
     }
@@ -225,14 +225,9 @@ class PipelineInstance final : public Instance {
   }
 
  private:
-  enum class Part { Sort, Zero, Stage1, Stage2, Reduce };
-  static constexpr const char* kPartNames[] = {"sort", "zero", "stage1", "stage2", "reduce"};
-  // In launch order: the zeroing right after the sorting (where AITER's moe_sorting does it).
-  Part part_at(int p) const {
-    static constexpr Part kSum[] = {Part::Sort, Part::Stage1, Part::Stage2, Part::Reduce};
-    static constexpr Part kAcc[] = {Part::Sort, Part::Zero, Part::Stage1, Part::Stage2};
-    return s2_.accumulate ? kAcc[p] : kSum[p];
-  }
+  enum class Part { Sort, Stage1, Stage2, Reduce };
+  static constexpr const char* kPartNames[] = {"sort", "stage1", "stage2", "reduce"};
+  static Part part_at(int p) { return static_cast<Part>(p); }
 
   moe::StageParams s1_, s2_;
   int sm_;
@@ -338,7 +333,6 @@ class MoeGpuUnit final : public FamilyUnit {
       so.expert_ids = gpu::DeviceBuffer(static_cast<size_t>(so.max_blocks) * 4);
       so.num_valid = gpu::DeviceBuffer(256);
       const size_t ws = moe::sort_workspace_bytes(s.T, s.topk, s.E, bm);
-      if (ws == SIZE_MAX) throw Error("moe_sorting: the runtime could not size the sorting workspace");
       so.workspace = gpu::DeviceBuffer(std::max<size_t>(ws, 256));
       wl->sorted.push_back(std::move(so));
     }
@@ -389,8 +383,7 @@ class MoeGpuUnit final : public FamilyUnit {
     };
     parts.us1 = part("stage1");
     parts.us2 = part("stage2");
-    for (const char* extra : {"reduce", "zero"})  // the sum over the slots, or the zeroing an adding stage 2 needs
-      if (parts.us2 >= 0 && part(extra) >= 0) parts.us2 += part(extra);
+    if (parts.us2 >= 0 && part("reduce") >= 0) parts.us2 += part("reduce");  // the sum over the slots
     if (parts.us1 < 0 || parts.us2 < 0) {
       parts.us1 = winner.time.median_us;
       parts.us2 = 0;
