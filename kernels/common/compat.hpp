@@ -17,6 +17,7 @@
 #endif
 
 #include <cstddef>
+#include <cstdlib>
 #include <utility>
 
 namespace cktune::gpu {
@@ -103,6 +104,28 @@ __device__ __forceinline__ LaneMask match_any(unsigned key) {
   return __match_any_sync(0xffffffffu, key);
 #endif
 }
+
+// Programmatic dependent launch (NVIDIA sm_90+; nothing on AMD, where launches stay serialised). A
+// kernel launched with LaunchOpts::overlap_previous may start while the kernel before it in the stream
+// is still running, once that kernel's blocks have all called open_next_grid() (or exited). Such a
+// kernel calls await_previous_grid() before it touches global memory: it returns when the previous
+// grid has completed and its writes are visible. Calling open_next_grid() only after that wait keeps
+// at most two grids in flight, and every grid before the previous one complete.
+__device__ __forceinline__ void await_previous_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void open_next_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+// The usual entry of such a kernel: wait for the previous grid, then let the next one be scheduled.
+__device__ __forceinline__ void follow_previous_grid() {
+  await_previous_grid();
+  open_next_grid();
+}
 #endif
 
 // The error of the last launch on this thread (clears it).
@@ -135,30 +158,71 @@ inline ErrorCode allow_non_portable_clusters(Kernel* kernel) {
 #endif
 }
 
-// Launch `kernel` on grid x block with `smem` bytes of dynamic shared memory, its CTAs grouped in
-// clusters of cluster_x * cluster_y * cluster_z (NVIDIA sm_90+). HIP has no clusters: not supported.
+// How launch() starts a kernel: thread-block clusters of cluster.x * .y * .z CTAs (NVIDIA sm_90+; HIP
+// has none: not supported), and overlap_previous: the kernel may start before the one before it in the
+// stream has finished (programmatic dependent launch; the kernel must call await_previous_grid() before
+// it touches global memory). Ignored on AMD.
+struct LaunchOpts {
+  dim3 cluster{1, 1, 1};
+  bool overlap_previous = false;
+};
+
+// CKTUNE_SERIAL_LAUNCHES=1 in the environment turns overlap_previous off: every kernel then waits for
+// the one before it to finish, as without the option (for before/after comparisons, or should a driver
+// mishandle dependent launches). Read once per process.
+inline bool serial_launches() {
+  static const bool serial = [] {
+    const char* v = std::getenv("CKTUNE_SERIAL_LAUNCHES");
+    return v != nullptr && v[0] == '1';
+  }();
+  return serial;
+}
+
+// Launch `kernel` on grid x block with `smem` bytes of dynamic shared memory, as `opts` says.
 template <class... Params, class... Args>
-inline ErrorCode launch_clustered(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, Stream stream,
-                                  dim3 cluster, Args&&... args) {
+inline ErrorCode launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, Stream stream,
+                        const LaunchOpts& opts, Args&&... args) {
 #if defined(CKTUNE_HIP)
-  (void)kernel, (void)grid, (void)block, (void)smem, (void)stream, (void)cluster;
+  if (opts.cluster.x * opts.cluster.y * opts.cluster.z != 1) return kErrorNotSupported;
+#if defined(__HIP__)
+  kernel<<<grid, block, smem, stream>>>(std::forward<Args>(args)...);
+  return hipGetLastError();
+#else
+  (void)kernel, (void)grid, (void)block, (void)smem, (void)stream;
   ((void)args, ...);
-  return kErrorNotSupported;
+  return kErrorNotSupported;  // host compilers cannot launch HIP kernels
+#endif
 #else
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = grid;
   cfg.blockDim = block;
   cfg.dynamicSmemBytes = smem;
   cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = cluster.x;
-  attr[0].val.clusterDim.y = cluster.y;
-  attr[0].val.clusterDim.z = cluster.z;
+  cudaLaunchAttribute attr[2];
+  unsigned n = 0;
+  if (opts.cluster.x * opts.cluster.y * opts.cluster.z != 1) {
+    attr[n].id = cudaLaunchAttributeClusterDimension;
+    attr[n].val.clusterDim.x = opts.cluster.x;
+    attr[n].val.clusterDim.y = opts.cluster.y;
+    attr[n].val.clusterDim.z = opts.cluster.z;
+    ++n;
+  }
+  if (opts.overlap_previous && !serial_launches()) {
+    attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[n].val.programmaticStreamSerializationAllowed = 1;
+    ++n;
+  }
   cfg.attrs = attr;
-  cfg.numAttrs = 1;
+  cfg.numAttrs = n;
   return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
 #endif
+}
+
+// launch() in clusters of cluster.x * cluster.y * cluster.z CTAs.
+template <class... Params, class... Args>
+inline ErrorCode launch_clustered(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, Stream stream,
+                                  dim3 cluster, Args&&... args) {
+  return launch(kernel, grid, block, smem, stream, LaunchOpts{cluster, false}, std::forward<Args>(args)...);
 }
 
 // Multiprocessors (SMs / CUs) of the current device; `fallback` when the runtime cannot say.

@@ -15,6 +15,13 @@ namespace {
 
 using LaunchFn = gpu::ErrorCode (*)(const StageParams&, const Args&, gpu::Stream);
 
+// The kernels of a pipeline start while the one before it runs where overlap_launches() says so: their
+// blocks are scheduled as the previous kernel's blocks retire and wait for it to complete before they
+// read anything (gpu::follow_previous_grid, the first thing every pipeline kernel does).
+gpu::LaunchOpts launch_opts(int tokens, int topk, unsigned cluster_z = 1) {
+  return gpu::LaunchOpts{dim3(1, 1, cluster_z), overlap_launches(tokens, topk)};
+}
+
 #if defined(CKTUNE_CUDA)
 // Sorted blocks a stage's grid covers. moe_sorting pads each expert's rows to a multiple of block_m
 // and gives an expert without tokens no rows, so every used block holds at least one routed pair:
@@ -40,11 +47,8 @@ gpu::ErrorCode launch_stage1(const StageParams& p, const Args& a, gpu::Stream st
   if (auto e = ensure_smem(kernel, C::kSmem1, smem_set); e != gpu::kSuccess) return e;
   const dim3 grid(static_cast<unsigned>(a.inter_dim / (C::kTN / 2)), grid_blocks(a),
                   static_cast<unsigned>(p.split_k));
-  if (p.split_k > 1)
-    return gpu::launch_clustered(kernel, grid, dim3(C::kThreads), C::kSmem1, stream,
-                                 dim3(1, 1, static_cast<unsigned>(p.split_k)), a, p.split_k);
-  kernel<<<grid, C::kThreads, C::kSmem1, stream>>>(a, 1);
-  return gpu::get_last_error();
+  return gpu::launch(kernel, grid, dim3(C::kThreads), C::kSmem1, stream,
+                     launch_opts(a.tokens, a.topk, static_cast<unsigned>(p.split_k)), a, p.split_k);
 }
 
 template <class C, int KBI>
@@ -55,8 +59,7 @@ gpu::ErrorCode launch_stage2_kbi(const Args& a, gpu::Stream stream) {
   static_assert(C::kTN * C::kBM * 4 <= KBI * (C::kTN + C::kBM) * 128, "the parked tile must fit the operand bytes");
   if (auto e = ensure_smem(kernel, kSmem, smem_set); e != gpu::kSuccess) return e;
   const dim3 grid(static_cast<unsigned>(a.model_dim / C::kTN), grid_blocks(a));
-  kernel<<<grid, C::kThreads, kSmem, stream>>>(a);
-  return gpu::get_last_error();
+  return gpu::launch(kernel, grid, dim3(C::kThreads), kSmem, stream, launch_opts(a.tokens, a.topk), a);
 }
 
 template <class C>
@@ -86,8 +89,8 @@ gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream
   const int sms = gpu::current_device_multiprocessors(132);
   const unsigned grid = static_cast<unsigned>(std::max(1ll, std::min<long long>(tiles, 1ll * sms * C::kMinBlocks)));
   const int group = p.col_group > 0 ? std::min(p.col_group, col_tiles) : col_tiles;
-  kernel<<<grid, C::kThreads, C::kSmem, stream>>>(mw, a, col_tiles, group);
-  return gpu::get_last_error();
+  return gpu::launch(kernel, dim3(grid), dim3(C::kThreads), C::kSmem, stream, launch_opts(a.tokens, a.topk), mw, a,
+                     col_tiles, group);
 }
 #else
 // HIP: the MFMA inner loops of these stages do not exist yet; why_not() rejects every instance there.
@@ -233,6 +236,8 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
 #endif
 }
 
+bool overlap_launches(int tokens, int topk) { return static_cast<long long>(tokens) * topk <= 16384; }
+
 gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream) {
   if (p.stage == Stage::One) return kStage1[static_cast<size_t>(p.id)].launch(p, a, stream);
   return kStage2[static_cast<size_t>(p.id)].launch(p, a, stream);
@@ -241,17 +246,17 @@ gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream) {
 gpu::ErrorCode quantize_stage1(const Args& a, gpu::Stream stream) {
   const size_t warps = static_cast<size_t>(a.tokens) * a.topk * (a.inter_dim / 128);
   const unsigned blocks = static_cast<unsigned>(std::min<size_t>((warps * 32 + 255) / 256, 132 * 32));
-  detail::quantize_a_kernel<<<std::max(1u, blocks), 256, 0, stream>>>(a.a, a.aq, a.a_scale, a.tokens * a.topk,
-                                                                       a.inter_dim);
-  return gpu::get_last_error();
+  return gpu::launch(detail::quantize_a_kernel, dim3(std::max(1u, blocks)), dim3(256), 0, stream,
+                     launch_opts(a.tokens, a.topk),
+                     static_cast<const uint16_t*>(a.a), a.aq, a.a_scale, a.tokens * a.topk, a.inter_dim);
 }
 
 gpu::ErrorCode reduce_slots(const uint16_t* y_slots, uint16_t* out, int tokens, int topk, int model_dim,
                             gpu::Stream stream) {
   const size_t threads = static_cast<size_t>(tokens) * (model_dim / 8);  // model_dim is a multiple of 128
   const unsigned blocks = static_cast<unsigned>(std::min<size_t>((threads + 255) / 256, 132 * 32));
-  detail::reduce_slots_kernel<<<std::max(1u, blocks), 256, 0, stream>>>(y_slots, out, tokens, topk, model_dim);
-  return gpu::get_last_error();
+  return gpu::launch(detail::reduce_slots_kernel, dim3(std::max(1u, blocks)), dim3(256), 0, stream,
+                     launch_opts(tokens, topk), y_slots, out, tokens, topk, model_dim);
 }
 
 DefaultPick default_pick(int tokens, int model_dim, int inter_dim, int experts, int topk, int cu_num, int sm) {

@@ -77,6 +77,14 @@ struct Args {
 const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_dim, int experts, int topk,
                     int sm = 90);
 
+// Whether the kernels of a pipeline of these sizes are launched to overlap the kernel before them
+// (programmatic dependent launch, Hopper; gpu::LaunchOpts): each may be scheduled while the previous
+// one finishes, and waits for it before it reads anything. It pays where launches are short (H200,
+// DeepSeek-V3: 1 token 37.6 -> 32.8 us, 64 tokens 328 -> 319) and cost 2.5% at 16384 tokens
+// (2629 -> 2691 us, three alternating runs; docs/perf.md), so only pipelines of up to 16384 routed
+// pairs use it. The sorting is told through SortArgs::overlap_previous.
+bool overlap_launches(int tokens, int topk);
+
 // Enqueue one stage. No allocation, no synchronisation.
 gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream);
 

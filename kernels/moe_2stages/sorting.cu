@@ -206,6 +206,7 @@ __device__ __forceinline__ void fill_rows_and_blocks(const Params& p, const int*
 // Dynamic shared memory: cnt [kWaves][E], total [E], pstart [E + 1], lid [E] (ints).
 template <int kSteps>
 __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
+  gpu::follow_previous_grid();
   if (static_cast<int>(blockIdx.x) >= p.sort_blocks) {
     zero_part(p, static_cast<int>(blockIdx.x) - p.sort_blocks, static_cast<int>(gridDim.x) - p.sort_blocks);
     return;
@@ -254,6 +255,7 @@ size_t single_block_smem(int experts) { return (static_cast<size_t>(kWaves + 3) 
 // The cells past the used rows / blocks, after a SingleBlock launch that left them (num_valid_ids is
 // on the device by then: same stream).
 __global__ void __launch_bounds__(kThreads) fill_tail_kernel(Params p) {
+  gpu::follow_previous_grid();
   const int num_valid = p.num_valid_ids[0];
   const int step = static_cast<int>(gridDim.x) * kThreads;
   const int start = static_cast<int>(blockIdx.x) * kThreads + static_cast<int>(threadIdx.x);
@@ -295,6 +297,7 @@ Workspace layout(void* base, int n, int experts) {
 
 // Dynamic shared memory: cnt [kWaves][E] ints.
 __global__ void __launch_bounds__(kThreads) rank_kernel(Params p, int* rank_out, int* counts) {
+  gpu::follow_previous_grid();
   extern __shared__ int cnt[];
   const int E = p.experts;
   const int tid = static_cast<int>(threadIdx.x), wave = tid / gpu::kWaveSize;
@@ -317,6 +320,7 @@ __global__ void __launch_bounds__(kThreads) rank_kernel(Params p, int* rank_out,
 
 __global__ void __launch_bounds__(kScanThreads) scan_kernel(Params p, int* counts, int chunks, int* cnt, int* pstart,
                                                            int* lid) {
+  gpu::follow_previous_grid();
   __shared__ typename gpu::prim::BlockExclusiveSum<unsigned long long, kScanThreads>::TempStorage temp;
   for (int e = static_cast<int>(threadIdx.x); e < p.experts; e += kScanThreads) {
     int run = 0;
@@ -340,6 +344,7 @@ __global__ void __launch_bounds__(kScanThreads) scan_kernel(Params p, int* count
 // Dynamic shared memory: pstart, experts + 1 ints (the binary searches run there).
 __global__ void __launch_bounds__(kThreads) scatter_kernel(Params p, const int* rank, const int* counts,
                                                             const int* cnt, const int* pstart, const int* lid) {
+  gpu::follow_previous_grid();
   if (static_cast<int>(blockIdx.x) >= p.sort_blocks) {
     zero_part(p, static_cast<int>(blockIdx.x) - p.sort_blocks, static_cast<int>(gridDim.x) - p.sort_blocks);
     return;
@@ -386,12 +391,11 @@ gpu::ErrorCode allow_smem(Kernel* kernel, size_t smem, int& allowed) {
 }
 
 template <int kSteps>
-gpu::ErrorCode launch_single_block(const Params& p, int zero_blocks, gpu::Stream stream) {
+gpu::ErrorCode launch_single_block(const Params& p, int zero_blocks, const gpu::LaunchOpts& opts, gpu::Stream stream) {
   static thread_local int allowed = 0;
   const size_t smem = single_block_smem(p.experts);
   if (auto e = allow_smem(sort_single_block_kernel<kSteps>, smem, allowed); e != gpu::kSuccess) return e;
-  sort_single_block_kernel<kSteps><<<1 + zero_blocks, kThreads, smem, stream>>>(p);
-  return gpu::get_last_error();
+  return gpu::launch(sort_single_block_kernel<kSteps>, dim3(1 + zero_blocks), dim3(kThreads), smem, stream, opts, p);
 }
 
 }  // namespace
@@ -456,6 +460,7 @@ gpu::ErrorCode sort(const SortArgs& a, gpu::Stream stream) {
   p.zero = static_cast<uint4*>(a.zero_out);
   p.zero_words = a.zero_out != nullptr ? a.zero_bytes / 16 : 0;
   const int zero_blocks = zero_blocks_for(p.zero_words);
+  const gpu::LaunchOpts opts{dim3(1, 1, 1), a.overlap_previous};
 
   if (resolve(a.path, a.tokens, a.topk, a.experts) == SortPath::SingleBlock) {
     const bool tail_kernel = a.fill_unused && p.capacity > kFillInBlockMax;
@@ -464,16 +469,15 @@ gpu::ErrorCode sort(const SortArgs& a, gpu::Stream stream) {
     const int steps = ((p.n + kWaves - 1) / kWaves + gpu::kWaveSize - 1) / gpu::kWaveSize;
     gpu::ErrorCode e;
     if (steps <= 1)
-      e = launch_single_block<1>(p, zero_blocks, stream);
+      e = launch_single_block<1>(p, zero_blocks, opts, stream);
     else if (steps <= 4)
-      e = launch_single_block<4>(p, zero_blocks, stream);
+      e = launch_single_block<4>(p, zero_blocks, opts, stream);
     else if (steps <= 16)
-      e = launch_single_block<16>(p, zero_blocks, stream);
+      e = launch_single_block<16>(p, zero_blocks, opts, stream);
     else
-      e = launch_single_block<kSortSingleBlockMaxPairs / kThreads>(p, zero_blocks, stream);
+      e = launch_single_block<kSortSingleBlockMaxPairs / kThreads>(p, zero_blocks, opts, stream);
     if (e != gpu::kSuccess || !tail_kernel) return e;
-    fill_tail_kernel<<<grid_for(static_cast<size_t>(p.capacity)), kThreads, 0, stream>>>(p);
-    return gpu::get_last_error();
+    return gpu::launch(fill_tail_kernel, dim3(grid_for(static_cast<size_t>(p.capacity))), dim3(kThreads), 0, stream, opts, p);
   }
 
   Workspace w = layout(a.workspace, p.n, p.experts);
@@ -484,15 +488,19 @@ gpu::ErrorCode sort(const SortArgs& a, gpu::Stream stream) {
   static thread_local int rank_allowed = 0;
   const size_t rank_smem = static_cast<size_t>(kWaves) * p.experts * sizeof(int);
   if (auto e = allow_smem(rank_kernel, rank_smem, rank_allowed); e != gpu::kSuccess) return e;
-  rank_kernel<<<chunks, kThreads, rank_smem, stream>>>(p, w.rank, w.counts);
-  if (auto e = gpu::get_last_error(); e != gpu::kSuccess) return e;
-  scan_kernel<<<1, kScanThreads, 0, stream>>>(p, w.counts, chunks, w.cnt, w.pstart, w.lid);
-  if (auto e = gpu::get_last_error(); e != gpu::kSuccess) return e;
+  if (auto e = gpu::launch(rank_kernel, dim3(chunks), dim3(kThreads), rank_smem, stream, opts, p, w.rank, w.counts);
+      e != gpu::kSuccess)
+    return e;
+  if (auto e = gpu::launch(scan_kernel, dim3(1), dim3(kScanThreads), 0, stream, opts, p, w.counts, chunks, w.cnt,
+                           w.pstart, w.lid);
+      e != gpu::kSuccess)
+    return e;
   const size_t smem = static_cast<size_t>(p.experts + 1) * sizeof(int);
   const size_t work = static_cast<size_t>(p.fill && p.capacity > p.n ? p.capacity : p.n);
   p.sort_blocks = grid_for(work);
-  scatter_kernel<<<p.sort_blocks + zero_blocks, kThreads, smem, stream>>>(p, w.rank, w.counts, w.cnt, w.pstart, w.lid);
-  return gpu::get_last_error();
+  return gpu::launch(scatter_kernel, dim3(p.sort_blocks + zero_blocks), dim3(kThreads), smem, stream, opts, p,
+                     static_cast<const int*>(w.rank), static_cast<const int*>(w.counts), static_cast<const int*>(w.cnt),
+                     static_cast<const int*>(w.pstart), static_cast<const int*>(w.lid));
 }
 
 }  // namespace cktune::kernels::moe_2stages

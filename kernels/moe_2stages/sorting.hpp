@@ -67,6 +67,8 @@ struct SortArgs {
   size_t workspace_bytes = 0;
   void* zero_out = nullptr;               // nullptr or zero_bytes to set to 0 (16-byte aligned, a multiple of 16)
   size_t zero_bytes = 0;
+  bool overlap_previous = false;          // launch to overlap the kernel before it (gpu::LaunchOpts; its
+                                          // kernels wait for that one before they read or write anything)
 };
 
 // tokens*topk + experts*block_m - topk (entries of sorted_ids / sorted_weights); 0 for bad sizes.

@@ -194,6 +194,7 @@ __global__ void __launch_bounds__(C::kThreads) stage1_kernel(const Args a, int S
   using namespace cktune::gpu::sm90;
   extern __shared__ __align__(128) uint8_t smem[];
   constexpr int TN = C::kTN, BM = C::kBM, HN = TN / 2, ST = C::kStages, T = C::kThreads;
+  gpu::follow_previous_grid();
   const int block = blockIdx.y;
   if (block * BM >= a.num_valid_ids[0]) return;  // every CTA of a cluster sees the same block
   const int e = a.sorted_expert_ids[block];
@@ -317,6 +318,7 @@ __global__ void __launch_bounds__(C::kThreads) stage2_kernel(const Args a) {
   using namespace cktune::gpu::sm90;
   extern __shared__ __align__(128) uint8_t smem[];
   constexpr int TN = C::kTN, BM = C::kBM, T = C::kThreads, I = KBI * 128;
+  gpu::follow_previous_grid();
   const int block = blockIdx.y;
   if (block * BM >= a.num_valid_ids[0]) return;
   const int e = a.sorted_expert_ids[block];
@@ -399,6 +401,7 @@ __global__ void __launch_bounds__(C::kThreads) stage2_kernel(const Args a) {
 __global__ void quantize_a_kernel(const uint16_t* __restrict__ a, uint8_t* __restrict__ aq,
                                   float* __restrict__ a_scale, int rows, int inter) {
 #if defined(CKTUNE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+  gpu::follow_previous_grid();
   const int lane = threadIdx.x & 31;
   const int kbs = inter / 128;
   const long long jobs = static_cast<long long>(rows) * kbs;
@@ -429,6 +432,7 @@ __global__ void quantize_a_kernel(const uint16_t* __restrict__ a, uint8_t* __res
 // out[t, :] = bf16(sum over slots k = 0..topk-1 of y[t*topk + k, :]), fp32 sum in slot order.
 __global__ void reduce_slots_kernel(const uint16_t* __restrict__ y, uint16_t* __restrict__ out, int tokens, int topk,
                                     int model_dim) {
+  gpu::follow_previous_grid();
   const size_t per_row = static_cast<size_t>(model_dim) / 8;  // 8 bf16 a thread
   const size_t total = static_cast<size_t>(tokens) * per_row;
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < total;

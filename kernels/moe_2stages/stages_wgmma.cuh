@@ -164,6 +164,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 
   const int tid = threadIdx.x, wg = tid / 128;
   const int D = a.model_dim, I = a.inter_dim, K = kS1 ? D : I, KB = K / 128;
+  gpu::follow_previous_grid();
   const int used_blocks = a.num_valid_ids[0] / BM;
   const int tiles = used_blocks * col_tiles;
   if (tid == 0) {

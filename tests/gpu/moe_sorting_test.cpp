@@ -200,6 +200,7 @@ class Runner {
     a.block_m = c_.block_m;
     a.fill_unused = fill_unused;
     a.path = path;
+    a.overlap_previous = true;  // the kernels' wait for the previous launch is exercised too
     const size_t ws = ks::sort_workspace_bytes(c_.tokens, c_.topk, c_.experts, c_.block_m, path);
     if (ws > ws_.size()) ws_ = gpu::DeviceBuffer(ws);
     a.workspace = ws_.data();

@@ -180,6 +180,7 @@ class PipelineInstance final : public Instance {
       sa.sorted_expert_ids = so.expert_ids.as<int32_t>();
       sa.num_valid_ids = so.num_valid.as<int32_t>();
       sa.fill_unused = false;  // the stages read only the used rows and blocks
+      sa.overlap_previous = moe::overlap_launches(w.s.T, w.s.topk);
       sa.workspace = so.workspace.data();
       sa.workspace_bytes = so.workspace.size();
       if (s2_.accumulate) {
