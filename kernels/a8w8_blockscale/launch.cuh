@@ -42,20 +42,11 @@ constexpr size_t kAlign = 256;
 constexpr size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 #if defined(CKTUNE_CUDA)
-// Opt in to more than 48 KB of dynamic shared memory once per kernel (host call, no sync).
-template <class Kernel>
-gpu::ErrorCode ensure_smem(Kernel k, int bytes, std::atomic<bool>& done) {
-  if (bytes <= 48 * 1024 || done.load(std::memory_order_relaxed)) return gpu::kSuccess;
-  const gpu::ErrorCode e = gpu::set_max_dynamic_shared_memory(k, bytes);
-  if (e == gpu::kSuccess) done.store(true, std::memory_order_relaxed);
-  return e;
-}
-
 template <class C>
 gpu::ErrorCode launch_mma(const InstanceParams& p, const Args& a, gpu::Stream stream) {
-  static std::atomic<bool> smem_set{false};
+  static std::atomic<int> smem_set{0};
   auto kernel = detail::mma_splitk_kernel<C>;
-  if (auto e = ensure_smem(kernel, C::kSmemBytes, smem_set); e != gpu::kSuccess) return e;
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytes, smem_set); e != gpu::kSuccess) return e;
   MmaArgs m{};
   m.xq = a.xq;
   m.x_scale = a.x_scale;

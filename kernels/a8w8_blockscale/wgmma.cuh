@@ -514,13 +514,9 @@ inline int device_sm_count() {
 
 template <class C>
 gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu::Stream stream) {
-  static std::atomic<bool> smem_set{false};
+  static std::atomic<int> smem_set{0};
   auto kernel = wgmma_persistent_kernel<C>;
-  if (!smem_set.load(std::memory_order_relaxed)) {
-    const auto e = gpu::set_max_dynamic_shared_memory(kernel, C::kSmemBytes);
-    if (e != gpu::kSuccess) return e;
-    smem_set.store(true, std::memory_order_relaxed);
-  }
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytes, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mx, mw, my;
   if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_w_map<C>(&mw, a) ||
       !gpu::tma::make_output_map(&my, a.y, a.M, a.N))
@@ -534,13 +530,9 @@ gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu
 
 template <class C>
 gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream stream) {
-  static std::atomic<bool> smem_set{false};
+  static std::atomic<int> smem_set{0};
   auto kernel = wgmma_kernel<C>;
-  if (!smem_set.load(std::memory_order_relaxed)) {
-    const auto e = gpu::set_max_dynamic_shared_memory(kernel, C::kSmemBytes);
-    if (e != gpu::kSuccess) return e;
-    smem_set.store(true, std::memory_order_relaxed);
-  }
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytes, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mx, mw;
   if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_w_map<C>(&mw, a))
     return gpu::kErrorInvalidValue;

@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 #endif
 
+#include <atomic>
 #include <cstddef>
 #include <cstdlib>
 #include <utility>
@@ -145,6 +146,17 @@ inline ErrorCode set_max_dynamic_shared_memory(Kernel* kernel, int bytes) {
 #else
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 #endif
+}
+
+// set_max_dynamic_shared_memory() where a launch needs it: when `bytes` of dynamic shared memory plus the
+// kernel's `static_bytes` pass the 48 KiB every kernel may use, and no earlier call for this kernel (the
+// caller's `allowed`, one per kernel, process-wide) raised the limit that far already. Host call, no sync.
+template <class Kernel>
+inline ErrorCode allow_dynamic_shared_memory(Kernel* kernel, int bytes, std::atomic<int>& allowed, int static_bytes = 0) {
+  if (bytes + static_bytes <= 48 * 1024 || bytes <= allowed.load(std::memory_order_relaxed)) return kSuccess;
+  const ErrorCode e = set_max_dynamic_shared_memory(kernel, bytes);
+  if (e == kSuccess) allowed.store(bytes, std::memory_order_relaxed);
+  return e;
 }
 
 // Allow thread-block clusters beyond the portable size (NVIDIA: more than 8 CTAs). HIP has no clusters.

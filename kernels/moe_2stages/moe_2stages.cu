@@ -32,19 +32,11 @@ unsigned grid_blocks(const Args& a) {
   return static_cast<unsigned>(std::max(1ll, std::min<long long>(a.max_blocks, pairs)));
 }
 
-template <class Kernel>
-gpu::ErrorCode ensure_smem(Kernel k, int bytes, std::atomic<int>& set_to) {
-  if (bytes <= 48 * 1024 || set_to.load(std::memory_order_relaxed) >= bytes) return gpu::kSuccess;
-  const gpu::ErrorCode e = gpu::set_max_dynamic_shared_memory(k, bytes);
-  if (e == gpu::kSuccess) set_to.store(bytes, std::memory_order_relaxed);
-  return e;
-}
-
 template <class C>
 gpu::ErrorCode launch_stage1(const StageParams& p, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
   auto kernel = detail::stage1_kernel<C>;
-  if (auto e = ensure_smem(kernel, C::kSmem1, smem_set); e != gpu::kSuccess) return e;
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmem1, smem_set); e != gpu::kSuccess) return e;
   const dim3 grid(static_cast<unsigned>(a.inter_dim / (C::kTN / 2)), grid_blocks(a),
                   static_cast<unsigned>(p.split_k));
   return gpu::launch(kernel, grid, dim3(C::kThreads), C::kSmem1, stream,
@@ -57,7 +49,7 @@ gpu::ErrorCode launch_stage2_kbi(const Args& a, gpu::Stream stream) {
   auto kernel = detail::stage2_kernel<C, KBI>;
   constexpr int kSmem = detail::stage2_smem<C>(KBI * 128);
   static_assert(C::kTN * C::kBM * 4 <= KBI * (C::kTN + C::kBM) * 128, "the parked tile must fit the operand bytes");
-  if (auto e = ensure_smem(kernel, kSmem, smem_set); e != gpu::kSuccess) return e;
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, kSmem, smem_set); e != gpu::kSuccess) return e;
   const dim3 grid(static_cast<unsigned>(a.model_dim / C::kTN), grid_blocks(a));
   return gpu::launch(kernel, grid, dim3(C::kThreads), kSmem, stream, launch_opts(a.tokens, a.topk), a);
 }
@@ -78,7 +70,7 @@ template <class C, bool kS1, bool kStaged, bool kAcc = false>
 gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
   auto kernel = detail::wg_stage_kernel<C, kS1, kStaged, kAcc>;
-  if (auto e = ensure_smem(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mw;
   const bool made = kS1 ? gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kTN / 2)
                         : gpu::tma::make_kmajor_map(&mw, a.w2q, a.experts * a.model_dim, a.inter_dim, C::kTN);

@@ -23,6 +23,7 @@
 // took 42-49 us at 1024-16384 DeepSeek-V3 tokens on an H200 (docs/perf.md, 2026-11-24).
 #include "sorting.hpp"
 
+#include <atomic>
 #include <climits>
 
 #include "../common/prim.hpp"
@@ -39,6 +40,7 @@ constexpr int kGridMaxBlocks = 1024;
 constexpr int kScanThreads = 512;       // MultiBlock: the one-block scan (1024 spills)
 constexpr int kZeroStoresPerThread = 8; // 16-byte stores per thread of a zeroing block, at least
 constexpr size_t kAlign = 256;
+constexpr int kStaticSmemMargin = 8 * 1024;  // the kernels' static shared memory (block scan storage), at most
 
 constexpr size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
@@ -381,20 +383,14 @@ SortPath resolve(SortPath path, int tokens, int topk, int experts) {
   return path == SortPath::Auto ? sort_path(tokens, topk, experts) : path;
 }
 
-// Raises the kernel's dynamic shared-memory limit once per process when `smem` needs it.
-template <class Kernel>
-gpu::ErrorCode allow_smem(Kernel* kernel, size_t smem, int& allowed) {
-  if (smem <= 40 * 1024 || static_cast<int>(smem) <= allowed) return gpu::kSuccess;  // static shared memory counts too
-  const gpu::ErrorCode e = gpu::set_max_dynamic_shared_memory(kernel, static_cast<int>(smem));
-  if (e == gpu::kSuccess) allowed = static_cast<int>(smem);
-  return e;
-}
-
 template <int kSteps>
 gpu::ErrorCode launch_single_block(const Params& p, int zero_blocks, const gpu::LaunchOpts& opts, gpu::Stream stream) {
-  static thread_local int allowed = 0;
+  static std::atomic<int> allowed{0};
   const size_t smem = single_block_smem(p.experts);
-  if (auto e = allow_smem(sort_single_block_kernel<kSteps>, smem, allowed); e != gpu::kSuccess) return e;
+  if (auto e = gpu::allow_dynamic_shared_memory(sort_single_block_kernel<kSteps>, static_cast<int>(smem), allowed,
+                                                kStaticSmemMargin);
+      e != gpu::kSuccess)
+    return e;
   return gpu::launch(sort_single_block_kernel<kSteps>, dim3(1 + zero_blocks), dim3(kThreads), smem, stream, opts, p);
 }
 
@@ -485,9 +481,11 @@ gpu::ErrorCode sort(const SortArgs& a, gpu::Stream stream) {
   p.fill = a.fill_unused;
   const int chunks = chunks_for(p.n);
 
-  static thread_local int rank_allowed = 0;
+  static std::atomic<int> rank_allowed{0};
   const size_t rank_smem = static_cast<size_t>(kWaves) * p.experts * sizeof(int);
-  if (auto e = allow_smem(rank_kernel, rank_smem, rank_allowed); e != gpu::kSuccess) return e;
+  if (auto e = gpu::allow_dynamic_shared_memory(rank_kernel, static_cast<int>(rank_smem), rank_allowed, kStaticSmemMargin);
+      e != gpu::kSuccess)
+    return e;
   if (auto e = gpu::launch(rank_kernel, dim3(chunks), dim3(kThreads), rank_smem, stream, opts, p, w.rank, w.counts);
       e != gpu::kSuccess)
     return e;
