@@ -50,19 +50,42 @@ struct WgCfg {
 };
 
 #if defined(CKTUNE_CUDA)
+// n / d for 0 <= n < 2^31 and a divisor fixed for the kernel: a multiply-high, an add and a shift
+// instead of the ~25 instructions of a division by a run-time value (round-up reciprocal: s = ceil(log2 d),
+// m = floor(2^32 (2^s - d) / d) + 1, n / d = (umulhi(n, m) + n) >> s; umulhi(n, m) < n keeps the sum below 2^32).
+struct DivBy {
+  uint32_t m = 1, s = 0;
+  __device__ explicit DivBy(uint32_t d) {
+    while ((1u << s) < d) ++s;
+    m = static_cast<uint32_t>(((1ull << 32) * ((1ull << s) - d)) / d + 1);
+  }
+  __device__ __forceinline__ int operator()(int n) const {
+    return static_cast<int>((__umulhi(static_cast<uint32_t>(n), m) + static_cast<uint32_t>(n)) >> s);
+  }
+};
+
 // The persistent walk's tile order: groups of `group` column tiles (the last one may be narrower), and
 // within a group block by block, a block's column tiles next to each other. group = col_tiles is
-// block after block.
+// block after block. Stage 2 finds its next tile's place several times a tile (2..4 k-blocks), so the
+// divisions by the run-time sizes are done by DivBy (set up once per kernel).
 struct TileAt {
   int block, col;
 };
-__device__ __forceinline__ TileAt tile_at(int tile, int used_blocks, int col_tiles, int group) {
-  const int per_group = group * used_blocks;
-  const int gi = tile / per_group, r = tile - gi * per_group;
-  const int width = min(group, col_tiles - gi * group);
-  return {r / width, gi * group + r % width};
-}
-
+struct TileWalk {
+  int used_blocks, col_tiles, group, per_group, last_width;
+  DivBy by_per_group, by_group, by_last;
+  __device__ TileWalk(int used, int cols, int g)
+      : used_blocks(used), col_tiles(cols), group(g), per_group(g * used),
+        last_width(cols - (cols - 1) / g * g), by_per_group(static_cast<uint32_t>(g * (used > 0 ? used : 1))),
+        by_group(static_cast<uint32_t>(g)), by_last(static_cast<uint32_t>(cols - (cols - 1) / g * g)) {}
+  __device__ __forceinline__ TileAt operator()(int tile) const {
+    const int gi = by_per_group(tile), r = tile - gi * per_group;
+    const bool last = (gi + 1) * group >= col_tiles;  // the last group may be narrower
+    const int width = last ? last_width : group;
+    const int b = last ? by_last(r) : by_group(r);
+    return {b, gi * group + (r - b * width)};
+  }
+};
 // The tile's outputs from the consumers' registers. Each thread holds, per 8-column group j, two
 // adjacent columns of its two rows (h = 0: row ri0, h = 1: ri1, 8 further), packed as the output's two
 // bf16 values:
@@ -167,6 +190,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   gpu::follow_previous_grid();
   const int used_blocks = a.num_valid_ids[0] / BM;
   const int tiles = used_blocks * col_tiles;
+  const TileWalk tile_at(used_blocks, col_tiles, col_group);
   if (tid == 0) {
     for (int s = 0; s < ST; ++s) {
       mbar_init(&full[s], 128 + 1);             // the producers' cp.async arrivals + the TMA transaction
@@ -188,7 +212,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     int e_next = 0;
     auto fetch = [&](int tile) {
       if (tile >= tiles) return;
-      const int block = tile_at(tile, used_blocks, col_tiles, col_group).block;
+      const int block = tile_at(tile).block;
       e_next = __ldg(a.sorted_expert_ids + block);
 #pragma unroll
       for (int i = 0; i < BM / 16; ++i)
@@ -196,7 +220,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     };
     fetch(blockIdx.x);
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-      const TileAt at = tile_at(tile, used_blocks, col_tiles, col_group);
+      const TileAt at = tile_at(tile);
       const int e = e_next;
       const int n0 = at.col * (kS1 ? HN : TN);
       // Where this thread's 16-byte chunk of each of its rows comes from (nullptr: padding).
@@ -256,7 +280,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 
   if constexpr (kS1) {
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-      const TileAt at = tile_at(tile, used_blocks, col_tiles, col_group);
+      const TileAt at = tile_at(tile);
       const int block = at.block;
       const int e = __ldg(a.sorted_expert_ids + block);
       // Gate rows n0.. and up rows I + n0.. of w1[e], columns n0.. of a.
@@ -303,7 +327,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       float x0[kMaxKB], x1[kMaxKB], w[kMaxKB];
     };
     auto fetch_ids = [&](int tile, Ids& n) {
-      const TileAt at = tile_at(tile, used_blocks, col_tiles, col_group);
+      const TileAt at = tile_at(tile);
       n.n0 = at.col * TN;
       n.e = __ldg(a.sorted_expert_ids + at.block);
       n.id0 = static_cast<uint32_t>(__ldg(a.sorted_ids + at.block * BM + lr0));
