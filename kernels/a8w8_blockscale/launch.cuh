@@ -200,6 +200,16 @@ struct Entry {
   CKTUNE_WGMMA_K(64, 64, 8, 1, 4), \
   CKTUNE_WGMMA_K(64, 64, 8, 2, 4)
 
+// N tiles of 96 and 160 (per-token tables only): tile counts that fill the 132 SMs' last wave where 64, 128
+// and 192 leave part of it empty (N = 4096 at M <= 384: 3 x 43 = 129 tiles of 128 x 96; N = 5120: 32 of
+// 160). Grid kernels (their epilogue stores any BN of 8s); appended after the first ids were written.
+#define CKTUNE_WGMMA_N96_ROWS \
+  CKTUNE_WGMMA(128, 96, 6, 1), \
+  CKTUNE_WGMMA(64, 96, 8, 1), \
+  CKTUNE_WGMMA(128, 160, 4, 1), \
+  CKTUNE_WGMMA(64, 160, 6, 1), \
+  CKTUNE_WGMMA_K(64, 96, 8, 1, 2)
+
 // Warp MMA for latency-bound decode (small K, few CTAs): a whole 256- or 512-K slice a stage, so that
 // a short K is in flight at once, and 32-wide N tiles for twice the CTAs. Per-token tables only (appended
 // after their first ids were written).

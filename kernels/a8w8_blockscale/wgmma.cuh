@@ -70,8 +70,10 @@ struct WgCfg {
   static constexpr int kEpiBytes = BM * kEpiPitch;
   // Stages first (1024-byte aligned for the swizzle), epilogue tile, 2*STAGES mbarriers, slack.
   static constexpr int kSmemBytes = STAGES * kStageBytes + kEpiBytes + 2 * STAGES * 8 + 1024;
-  // Block scales: one weight scale per CTA tile, so BN divides 128. Per-token: any BN of 64s (192 too).
-  static_assert(BM % 64 == 0 && BN % 64 == 0 && (SC != Scaling::Block128 || 128 % BN == 0), "tile shape");
+  // Block scales: one weight scale per CTA tile, so BN divides 128. Per-token: any BN of 32s up to 192 (the
+  // grid kernel's epilogue stores 16-byte pieces; the persistent one's TMA boxes need BN % 64 == 0).
+  static_assert(BM % 64 == 0 && BN % 32 == 0 && BN <= 192 && (SC != Scaling::Block128 || 128 % BN == 0),
+                "tile shape");
   static_assert(kStageBytes % 1024 == 0, "stage must keep 1024-byte alignment");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit");
   static_assert(BM * BN * 2 <= kEpiBytes, "persistent epilogue boxes must fit the staging area");
@@ -383,6 +385,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   using namespace cktune::gpu::sm90;
   constexpr int BM = C::kBM, BN = C::kBN, ST = C::kStages;
   static_assert(C::kKGroups == 1, "the persistent kernel has one warpgroup per 64-row band");
+  static_assert(BN % 64 == 0, "the TMA-store epilogue writes boxes of 64 columns");
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = align_smem<1024>(smem_raw);
   uint8_t* epi = smem + ST * C::kStageBytes;
