@@ -34,7 +34,8 @@ step "device"
 nvidia-smi --query-gpu=index,name,memory.total,clocks.max.sm,driver_version --format=csv | tee -a "$summary"
 "$bin" --version 2>&1 | head -3 | tee -a "$summary"
 step "gpu tests"
-timeout 300 "$gtests" --gtest_brief=1 2>&1 | tail -25 | tee -a "$summary"
+# The MoE sorting tests (~320 s with their timing table) run in scripts/gpu_moe.sh.
+timeout 300 "$gtests" --gtest_brief=1 --gtest_filter='-GpuMoeSorting.*' 2>&1 | tail -25 | tee -a "$summary"
 
 cd "$out"
 printf 'M,N,K\n100,576,7168\n56,4096,7168\n24,1536,7168\n96,576,14336\n' > report4.csv

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
-"""Writes kernels/common/wgmma_e4m3.hpp and wgmma_f16.hpp: one inline wrapper per wgmma N width (fp8 e4m3 x
-e4m3 -> f32, k32; f16 x f16 -> f32, k16; both operands K-major from shared memory). Generated because each
-width needs N/2 asm operands."""
+"""Writes kernels/common/wgmma_e4m3.hpp: one inline wrapper per wgmma N width (fp8 e4m3 x e4m3 -> f32, k32; both
+operands K-major from shared memory). Generated because each width needs N/2 asm operands."""
 import pathlib
 
 root = pathlib.Path(__file__).resolve().parent.parent / "kernels/common"
@@ -32,6 +31,3 @@ def emit(name, struct, shape_k, types, extra, widths, what):
 
 emit("wgmma_e4m3.hpp", "WgmmaE4m3", 32, "e4m3.e4m3", "", [64, 96, 128, 160, 192],
      "wgmma.mma_async m64nNk32 f32 += e4m3 * e4m3, A and B from shared-memory descriptors.")
-# f16 takes two more immediates (transpose A, transpose B): 0, 0 = both K-major.
-emit("wgmma_f16.hpp", "WgmmaF16", 16, "f16.f16", ", 0, 0", [128],
-     "wgmma.mma_async m64nNk16 f32 += f16 * f16, A and B K-major from shared-memory descriptors.")
