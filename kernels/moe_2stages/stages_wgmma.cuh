@@ -24,6 +24,7 @@
 #include "../common/tma_map.hpp"
 #include "../common/wgmma_block.hpp"
 #include "stages.cuh"
+#include "tile_walk.hpp"
 
 namespace cktune::kernels::moe_2stages::detail {
 
@@ -50,42 +51,6 @@ struct WgCfg {
 };
 
 #if defined(CKTUNE_CUDA)
-// n / d for 0 <= n < 2^31 and a divisor fixed for the kernel: a multiply-high, an add and a shift
-// instead of the ~25 instructions of a division by a run-time value (round-up reciprocal: s = ceil(log2 d),
-// m = floor(2^32 (2^s - d) / d) + 1, n / d = (umulhi(n, m) + n) >> s; umulhi(n, m) < n keeps the sum below 2^32).
-struct DivBy {
-  uint32_t m = 1, s = 0;
-  __device__ explicit DivBy(uint32_t d) {
-    while ((1u << s) < d) ++s;
-    m = static_cast<uint32_t>(((1ull << 32) * ((1ull << s) - d)) / d + 1);
-  }
-  __device__ __forceinline__ int operator()(int n) const {
-    return static_cast<int>((__umulhi(static_cast<uint32_t>(n), m) + static_cast<uint32_t>(n)) >> s);
-  }
-};
-
-// The persistent walk's tile order: groups of `group` column tiles (the last one may be narrower), and
-// within a group block by block, a block's column tiles next to each other. group = col_tiles is
-// block after block. Stage 2 finds its next tile's place several times a tile (2..4 k-blocks), so the
-// divisions by the run-time sizes are done by DivBy (set up once per kernel).
-struct TileAt {
-  int block, col;
-};
-struct TileWalk {
-  int used_blocks, col_tiles, group, per_group, last_width;
-  DivBy by_per_group, by_group, by_last;
-  __device__ TileWalk(int used, int cols, int g)
-      : used_blocks(used), col_tiles(cols), group(g), per_group(g * used),
-        last_width(cols - (cols - 1) / g * g), by_per_group(static_cast<uint32_t>(g * (used > 0 ? used : 1))),
-        by_group(static_cast<uint32_t>(g)), by_last(static_cast<uint32_t>(cols - (cols - 1) / g * g)) {}
-  __device__ __forceinline__ TileAt operator()(int tile) const {
-    const int gi = by_per_group(tile), r = tile - gi * per_group;
-    const bool last = (gi + 1) * group >= col_tiles;  // the last group may be narrower
-    const int width = last ? last_width : group;
-    const int b = last ? by_last(r) : by_group(r);
-    return {b, gi * group + (r - b * width)};
-  }
-};
 // The tile's outputs from the consumers' registers. Each thread holds, per 8-column group j, two
 // adjacent columns of its two rows (h = 0: row ri0, h = 1: ri1, 8 further), packed as the output's two
 // bf16 values:

@@ -1,0 +1,64 @@
+#pragma once
+// The order in which the persistent wgmma stages (stages_wgmma.cuh) walk their tiles, and the division
+// it is built on. Plain integer code with no vendor header, so that the unit tests hold it against plain
+// division on the host (tests/unit/kernels/moe_2stages/tile_walk_test.cpp).
+#include <cstdint>
+
+#ifndef CKTUNE_HD
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define CKTUNE_HD __host__ __device__ __forceinline__
+#else
+#define CKTUNE_HD inline
+#endif
+#endif
+
+namespace cktune::kernels::moe_2stages::detail {
+
+// The high 32 bits of a 32 x 32-bit product: one instruction on the GPU.
+CKTUNE_HD uint32_t mul_hi(uint32_t a, uint32_t b) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return __umulhi(a, b);
+#else
+  return static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
+#endif
+}
+
+// n / d for 0 <= n < 2^31 and a divisor d >= 1 fixed for the kernel: a multiply-high, an add and a shift
+// instead of the ~25 instructions of a division by a run-time value (round-up reciprocal: s = ceil(log2 d),
+// m = floor(2^32 (2^s - d) / d) + 1, n / d = (mul_hi(n, m) + n) >> s; mul_hi(n, m) < n keeps the sum below
+// 2^32).
+struct DivBy {
+  uint32_t m = 1, s = 0;
+  CKTUNE_HD explicit DivBy(uint32_t d) {
+    while ((1u << s) < d) ++s;
+    m = static_cast<uint32_t>(((1ull << 32) * ((1ull << s) - d)) / d + 1);
+  }
+  CKTUNE_HD int operator()(int n) const {
+    return static_cast<int>((mul_hi(static_cast<uint32_t>(n), m) + static_cast<uint32_t>(n)) >> s);
+  }
+};
+
+// The persistent walk's tile order: groups of `group` column tiles (the last one may be narrower), and
+// within a group block by block, a block's column tiles next to each other. group = col_tiles is
+// block after block. Stage 2 finds its next tile's place several times a tile (2..4 k-blocks), so the
+// divisions by the run-time sizes are done by DivBy (set up once per kernel).
+struct TileAt {
+  int block, col;
+};
+struct TileWalk {
+  int used_blocks, col_tiles, group, per_group, last_width;
+  DivBy by_per_group, by_group, by_last;
+  CKTUNE_HD TileWalk(int used, int cols, int g)
+      : used_blocks(used), col_tiles(cols), group(g), per_group(g * used),
+        last_width(cols - (cols - 1) / g * g), by_per_group(static_cast<uint32_t>(g * (used > 0 ? used : 1))),
+        by_group(static_cast<uint32_t>(g)), by_last(static_cast<uint32_t>(cols - (cols - 1) / g * g)) {}
+  CKTUNE_HD TileAt operator()(int tile) const {
+    const int gi = by_per_group(tile), r = tile - gi * per_group;
+    const bool last = (gi + 1) * group >= col_tiles;  // the last group may be narrower
+    const int width = last ? last_width : group;
+    const int b = last ? by_last(r) : by_group(r);
+    return {b, gi * group + (r - b * width)};
+  }
+};
+
+}  // namespace cktune::kernels::moe_2stages::detail
