@@ -69,11 +69,9 @@ gpu::ErrorCode launch_mma(const InstanceParams& p, const Args& a, gpu::Stream st
       big_cluster_set.store(true, std::memory_order_relaxed);
     }
     m.cluster = 1;
-    return gpu::launch_clustered(kernel, grid, dim3(C::kThreads), C::kSmemBytes, stream,
-                                 dim3(1, 1, static_cast<unsigned>(p.split_k)), m);
   }
-  kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(m);
-  return gpu::get_last_error();
+  return gpu::launch(kernel, grid, dim3(C::kThreads), C::kSmemBytes, stream,
+                     gpu::LaunchOpts{dim3(1, 1, static_cast<unsigned>(p.split_k)), false}, m);
 }
 #else
 // The AMD implementations of these code paths come with the MFMA inner loops (docs/arch/kernels.md);

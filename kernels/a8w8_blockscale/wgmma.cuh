@@ -541,11 +541,9 @@ gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream 
     return gpu::kErrorInvalidValue;
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, p.split_k};
   const dim3 grid((a.N + C::kBN - 1) / C::kBN, (a.M + C::kBM - 1) / C::kBM, p.split_k);
-  if (p.split_k > 1)
-    return gpu::launch_clustered(kernel, grid, dim3(C::kThreads), C::kSmemBytes, stream,
-                                 dim3(1, 1, static_cast<unsigned>(p.split_k)), mx, mw, w);
-  kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(mx, mw, w);
-  return gpu::get_last_error();
+  // Split-K: the S CTAs of a tile are one 1 x 1 x S cluster (no cluster attribute when S = 1).
+  return gpu::launch(kernel, grid, dim3(C::kThreads), C::kSmemBytes, stream,
+                     gpu::LaunchOpts{dim3(1, 1, static_cast<unsigned>(p.split_k)), false}, mx, mw, w);
 }
 #endif
 

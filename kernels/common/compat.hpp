@@ -230,13 +230,6 @@ inline ErrorCode launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t
 #endif
 }
 
-// launch() in clusters of cluster.x * cluster.y * cluster.z CTAs.
-template <class... Params, class... Args>
-inline ErrorCode launch_clustered(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, Stream stream,
-                                  dim3 cluster, Args&&... args) {
-  return launch(kernel, grid, block, smem, stream, LaunchOpts{cluster, false}, std::forward<Args>(args)...);
-}
-
 // Multiprocessors (SMs / CUs) of the current device; `fallback` when the runtime cannot say.
 inline int current_device_multiprocessors(int fallback) {
   int dev = 0, v = 0;

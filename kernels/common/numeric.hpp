@@ -9,11 +9,7 @@
 #include "arch_sm90.hpp"
 #endif
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define CKTUNE_HD __host__ __device__ __forceinline__
-#else
-#define CKTUNE_HD inline
-#endif
+#include "host_device.hpp"
 
 namespace cktune::gpu {
 

@@ -4,13 +4,7 @@
 // division on the host (tests/unit/kernels/moe_2stages/tile_walk_test.cpp).
 #include <cstdint>
 
-#ifndef CKTUNE_HD
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define CKTUNE_HD __host__ __device__ __forceinline__
-#else
-#define CKTUNE_HD inline
-#endif
-#endif
+#include "../common/host_device.hpp"
 
 namespace cktune::kernels::moe_2stages::detail {
 
