@@ -17,7 +17,8 @@ using LaunchFn = gpu::ErrorCode (*)(const StageParams&, const Args&, gpu::Stream
 
 // The kernels of a pipeline start while the one before it runs where overlap_launches() says so: their
 // blocks are scheduled as the previous kernel's blocks retire and wait for it to complete before they
-// read anything (gpu::follow_previous_grid, the first thing every pipeline kernel does).
+// read anything (gpu::follow_previous_grid, the first thing every pipeline kernel does; the wgmma stages
+// set up their barriers and prefetch the weights' descriptor before it).
 gpu::LaunchOpts launch_opts(int tokens, int topk, unsigned cluster_z = 1) {
   return gpu::LaunchOpts{dim3(1, 1, cluster_z), overlap_launches(tokens, topk)};
 }

@@ -8,10 +8,14 @@
 // counters in shared memory) plus the matching lanes below it, and the lowest of them advances the
 // counter. A prefix over the waves of a block, per expert, turns the per-wave ranks into the block's.
 //
-// SingleBlock (tokens*topk <= 8192, experts <= 1024; Auto takes it up to 1024 pairs), one launch: block 0 ranks every pair, scans the
-// experts (padded starts, local ids; CUB/rocPRIM block scan), scatters the pairs and writes the pad
-// rows and sorted_expert_ids; blocks 1.. zero zero_out meanwhile. The cells past the used rows are
-// filled in the same kernel while there are at most 32768 of them, by a second kernel beyond that.
+// SingleBlock (tokens*topk <= 8192, experts <= 1024; Auto takes it up to 2560 pairs), one launch: block 0 ranks every pair, scans the
+// experts (padded starts, local ids; CUB/rocPRIM block scan) and scatters the pairs; the next
+// fill_blocks blocks count the pairs per expert again (shared-memory atomics: the counts do not depend
+// on the order), run the same scan and write their shares of the pad rows and sorted_expert_ids; the
+// blocks after them zero zero_out meanwhile. The cells past the used rows are filled in the same kernel
+// while there are at most 32768 of them, by a second kernel beyond that. (Until 2026-11-25 block 0 also
+// wrote every pad row, its warps walking E/8 experts each after the scatter: 8.8 us under ncu at 16
+// DeepSeek-V3 tokens, block_m 64, for 128 pairs.)
 //
 // MultiBlock (any size up to capacity < 2^31, experts <= 2048), three launches:
 //   rank_kernel:    a block per chunk of 2048 pairs: ranks within the chunk, counts per expert;
@@ -23,6 +27,7 @@
 // took 42-49 us at 1024-16384 DeepSeek-V3 tokens on an H200 (docs/perf.md, 2026-11-24).
 #include "sorting.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 
@@ -60,6 +65,7 @@ struct Params {
   uint4* zero;     // zero_out, as 16-byte words
   size_t zero_words;
   int sort_blocks;  // blocks [0, sort_blocks) sort; the rest of the grid zeroes
+  int fill_blocks;  // SingleBlock: blocks [1, 1 + fill_blocks) of the sorting ones write the pad rows
 };
 
 __device__ __forceinline__ int32_t pack_id(int slot, int token) {
@@ -209,8 +215,9 @@ __device__ __forceinline__ void fill_rows_and_blocks(const Params& p, const int*
 template <int kSteps>
 __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
   gpu::follow_previous_grid();
-  if (static_cast<int>(blockIdx.x) >= p.sort_blocks) {
-    zero_part(p, static_cast<int>(blockIdx.x) - p.sort_blocks, static_cast<int>(gridDim.x) - p.sort_blocks);
+  const int b = static_cast<int>(blockIdx.x);
+  if (b >= p.sort_blocks) {
+    zero_part(p, b - p.sort_blocks, static_cast<int>(gridDim.x) - p.sort_blocks);
     return;
   }
   using Scan = gpu::prim::BlockExclusiveSum<unsigned long long, kThreads>;
@@ -223,6 +230,22 @@ __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
   int* lid = pstart + E + 1;
 
   const int tid = static_cast<int>(threadIdx.x), wave = tid / gpu::kWaveSize;
+  if (b > 0) {  // a fill block: the counts, the scan, its share of the pad rows and blocks
+    for (int e = tid; e < E; e += kThreads) total[e] = 0;
+    __syncthreads();
+    for (int i = tid; i < p.n; i += kThreads) {
+      const unsigned k = key_of(p, i);
+      if (k < static_cast<unsigned>(E)) atomicAdd(&total[k], 1);
+    }
+    __syncthreads();
+    const int num_valid = scan_experts<kThreads>(p, total, pstart, lid, scan);
+    if (tid == 0) pstart[E] = num_valid;
+    __syncthreads();
+    fill_rows_and_blocks(p, pstart, total, lid, num_valid, p.fill ? p.capacity : num_valid,
+                         p.fill ? p.max_blocks : num_valid / p.block_m, (b - 1) * kThreads + tid,
+                         p.fill_blocks * kThreads);
+    return;
+  }
   for (int i = tid; i < kWaves * E; i += kThreads) cnt[i] = 0;
   __syncthreads();
   // Shares of whole steps, in wave order (a few pairs: all in wave 0).
@@ -248,8 +271,6 @@ __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
     if (k >= static_cast<unsigned>(E)) continue;
     write_pair(p, pstart[k] + cnt[wave * E + k] + rank[s], lo + s * gpu::kWaveSize + lane);
   }
-  fill_rows_and_blocks(p, pstart, total, lid, num_valid, p.fill ? p.capacity : num_valid,
-                       p.fill ? p.max_blocks : num_valid / p.block_m, tid, kThreads);
 }
 
 size_t single_block_smem(int experts) { return (static_cast<size_t>(kWaves + 3) * experts + 1) * sizeof(int); }
@@ -391,7 +412,8 @@ gpu::ErrorCode launch_single_block(const Params& p, int zero_blocks, const gpu::
                                                 kStaticSmemMargin);
       e != gpu::kSuccess)
     return e;
-  return gpu::launch(sort_single_block_kernel<kSteps>, dim3(1 + zero_blocks), dim3(kThreads), smem, stream, opts, p);
+  return gpu::launch(sort_single_block_kernel<kSteps>, dim3(p.sort_blocks + zero_blocks), dim3(kThreads), smem, stream,
+                     opts, p);
 }
 
 }  // namespace
@@ -461,7 +483,9 @@ gpu::ErrorCode sort(const SortArgs& a, gpu::Stream stream) {
   if (resolve(a.path, a.tokens, a.topk, a.experts) == SortPath::SingleBlock) {
     const bool tail_kernel = a.fill_unused && p.capacity > kFillInBlockMax;
     p.fill = a.fill_unused && !tail_kernel;
-    p.sort_blocks = 1;
+    // One fill block a 64 experts (a warp then walks 8 of them), 1..16.
+    p.fill_blocks = std::clamp(p.experts / 64, 1, 16);
+    p.sort_blocks = 1 + p.fill_blocks;
     const int steps = ((p.n + kWaves - 1) / kWaves + gpu::kWaveSize - 1) / gpu::kWaveSize;
     gpu::ErrorCode e;
     if (steps <= 1)

@@ -152,10 +152,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 
   const int tid = threadIdx.x, wg = tid / 128;
   const int D = a.model_dim, I = a.inter_dim, K = kS1 ? D : I, KB = K / 128;
-  gpu::follow_previous_grid();
-  const int used_blocks = a.num_valid_ids[0] / BM;
-  const int tiles = used_blocks * col_tiles;
-  const TileWalk tile_at(used_blocks, col_tiles, col_group);
+  // What touches nothing the previous kernel writes comes before the wait for it: the barriers and the
+  // weights' descriptor (a kernel parameter).
   if (tid == 0) {
     for (int s = 0; s < ST; ++s) {
       mbar_init(&full[s], 128 + 1);             // the producers' cp.async arrivals + the TMA transaction
@@ -163,12 +161,16 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     }
     fence_barrier_init();
   }
+  if (tid == C::kConsumers * 128) tma_prefetch_desc(&tmap_w);
+  gpu::follow_previous_grid();
+  const int used_blocks = a.num_valid_ids[0] / BM;
+  const int tiles = used_blocks * col_tiles;
+  const TileWalk tile_at(used_blocks, col_tiles, col_group);
   __syncthreads();
 
   if (wg == C::kConsumers) {
     setmaxnreg_dec<C::kProducerRegs>();
     const int pt = tid - C::kConsumers * 128;
-    if (pt == 0) tma_prefetch_desc(&tmap_w);
     const int ch = pt & 7;
     int g = 0;  // k-blocks issued so far, over all tiles
     // The sorted ids of this thread's rows (every 16th from pt / 8) and the expert of a tile, loaded one

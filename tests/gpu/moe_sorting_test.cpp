@@ -375,9 +375,9 @@ TEST_F(GpuMoeSorting, TimingTable) {
   gpu::GpuStream stream;
   std::printf("moe_sorting timing (us per call, 200 calls):\n");
   std::printf("  %6s %4s %4s %4s  %-12s %10s %10s %10s\n", "T", "topk", "E", "bm", "path", "sort", "+zero", "fill=1");
-  const int shapes[][3] = {{256, 8, 32}, {512, 10, 32}};
+  const int shapes[][3] = {{256, 8, 32}, {512, 10, 32}, {256, 8, 64}, {512, 10, 64}};
   for (const auto& s : shapes)
-    for (int T : {1, 8, 64, 512, 1024, 4096, 16384}) {
+    for (int T : {1, 8, 16, 64, 128, 256, 512, 1024, 4096, 16384}) {
       const Case c{T, s[1], s[0], s[2], Routing::Uniform, 0, 4242};
       const HostInputs in = make_inputs(c);
       Runner r(c, in, stream);
