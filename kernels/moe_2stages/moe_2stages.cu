@@ -44,10 +44,10 @@ gpu::ErrorCode launch_stage1(const StageParams& p, const Args& a, gpu::Stream st
                      launch_opts(a.tokens, a.topk, static_cast<unsigned>(p.split_k)), a, p.split_k);
 }
 
-template <class C, int KBI>
+template <class C, int KBI, bool kAcc>
 gpu::ErrorCode launch_stage2_kbi(const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
-  auto kernel = detail::stage2_kernel<C, KBI>;
+  auto kernel = detail::stage2_kernel<C, KBI, kAcc>;
   constexpr int kSmem = detail::stage2_smem<C>(KBI * 128);
   static_assert(C::kTN * C::kBM * 4 <= KBI * (C::kTN + C::kBM) * 128, "the parked tile must fit the operand bytes");
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, kSmem, smem_set); e != gpu::kSuccess) return e;
@@ -55,12 +55,12 @@ gpu::ErrorCode launch_stage2_kbi(const Args& a, gpu::Stream stream) {
   return gpu::launch(kernel, grid, dim3(C::kThreads), kSmem, stream, launch_opts(a.tokens, a.topk), a);
 }
 
-template <class C>
+template <class C, bool kAcc = false>
 gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stream) {
   switch (a.inter_dim / 128) {
-    case 2: return launch_stage2_kbi<C, 2>(a, stream);
-    case 3: return launch_stage2_kbi<C, 3>(a, stream);
-    case 4: return launch_stage2_kbi<C, 4>(a, stream);
+    case 2: return launch_stage2_kbi<C, 2, kAcc>(a, stream);
+    case 3: return launch_stage2_kbi<C, 3, kAcc>(a, stream);
+    case 4: return launch_stage2_kbi<C, 4, kAcc>(a, stream);
     default: return gpu::kErrorNotSupported;
   }
 }
@@ -91,7 +91,7 @@ template <class C>
 gpu::ErrorCode launch_stage1(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
-template <class C>
+template <class C, bool kAcc = false>
 gpu::ErrorCode launch_stage2(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
@@ -114,6 +114,10 @@ struct Entry {
 #define CKTUNE_S2(TN, BM, WN, WM)                                                           \
   Entry{StageParams{0, nullptr, Stage::Two, BM, TN, (WN) * (WM), 1, 1, Engine::WarpMma},      \
         &launch_stage2<detail::Cfg<TN, BM, WN, WM, 1>>}
+// The same, adding into the output (sm_90: 16-byte bf16 atomic adds; no per-slot rows, no reduction).
+#define CKTUNE_S2A(TN, BM, WN, WM)                                                                           \
+  Entry{StageParams{0, nullptr, Stage::Two, BM, TN, (WN) * (WM), 1, 1, Engine::WarpMma, false, true},        \
+        &launch_stage2<detail::Cfg<TN, BM, WN, WM, 1>, true>}
 // wgmma stage 1: 64 gate + 64 up rows, block_m rows, ST stages.
 #define CKTUNE_WG1(BM, ST)                                                                              \
   Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, false},  \
@@ -149,9 +153,12 @@ const std::array kStage2 = {
     // stores never won a DeepSeek-V3 or Qwen3-235B token count and were left out).
     CKTUNE_WG2A(64, 4, false, 1), CKTUNE_WG2A(64, 4, true, 1), CKTUNE_WG2A(128, 4, true, 1),
     CKTUNE_WG2A(128, 4, true, 4), CKTUNE_WG2A(128, 6, true, 4), CKTUNE_WG2A(128, 6, true, 1),
+    // Decode blocks adding into the output (2026-11-24; appended so that default_pick keeps its rows).
+    CKTUNE_S2A(64, 16, 2, 1),     CKTUNE_S2A(128, 16, 4, 1),     CKTUNE_S2A(64, 32, 2, 1),     CKTUNE_S2A(128, 32, 4, 1),
 };
 #undef CKTUNE_S1
 #undef CKTUNE_S2
+#undef CKTUNE_S2A
 #undef CKTUNE_WG1
 #undef CKTUNE_WG2
 #undef CKTUNE_WG2A
@@ -180,7 +187,7 @@ struct Table {
                             std::to_string(s.stages) + (s.staged_store ? "_so" : "") + (s.accumulate ? "_acc" : "") +
                             (s.accumulate && s.col_group > 0 ? "_g" + std::to_string(s.col_group) : "")
                       : "cktune_moe_s2_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
-                            std::to_string(s.warps);
+                            std::to_string(s.warps) + (s.accumulate ? "_acc" : "");
       p2[i] = s;
       p2[i].id = static_cast<int>(i);
       p2[i].name = names2[i].c_str();
@@ -223,6 +230,7 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
   } else {
 
     if (inter_dim / 128 < 2 || inter_dim / 128 > 4) return "stage 2 holds inter_dim in shared memory: 256..512 only";
+    if (p.accumulate && sm < 90) return "adding into the output uses 16-byte bf16 atomic adds (sm_90 or newer)";
     if (model_dim % p.tile_n != 0) return "model_dim is not a multiple of the tile";
   }
   return nullptr;

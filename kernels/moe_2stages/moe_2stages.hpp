@@ -39,7 +39,7 @@ struct StageParams {
   Engine engine;
   bool staged_store = false;  // wgmma: output rows leave through shared memory in 16-byte pieces (else
                               // each thread stores its own 4-byte pairs)
-  bool accumulate = false;    // wgmma stage 2: adds each routed row into the output (zeroed first by the
+  bool accumulate = false;    // stage 2: adds each routed row into the output (zeroed first by the
                               // sorting, SortArgs::zero_out) instead of writing per-slot rows for reduce_slots
   int col_group = 0;          // wgmma: tiles in groups of this many column tiles, all blocks of a group
                               // before the next; 0 = all column tiles of a block, block after block

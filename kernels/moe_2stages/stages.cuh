@@ -312,7 +312,10 @@ constexpr int stage2_smem(int inter) {
   return C::kTN * inter + C::kBM * inter + C::kBM * (inter / 128) * 4 + C::kRowInfoBytes + 256;
 }
 
-template <class C, int KBI>
+// kAcc: each routed row, times its weight, is added into its token's output row (16-byte bf16 atomic
+// adds, sm_90; the sorting zeroed the output) instead of written to its slot's row for reduce_slots: no
+// per-slot rows and one launch fewer (at 1 DeepSeek-V3 token the reduction was 4.5 of 32 us).
+template <class C, int KBI, bool kAcc>
 __global__ void __launch_bounds__(C::kThreads) stage2_kernel(const Args a) {
 #if defined(CKTUNE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
   using namespace cktune::gpu::sm90;
@@ -377,7 +380,8 @@ __global__ void __launch_bounds__(C::kThreads) stage2_kernel(const Args a) {
   float* tile = reinterpret_cast<float*>(smem);  // [BM][TN]; fits in the first k-block's bytes? see launch
   park<C>(tile, acc, wn, wm, lane);
   __syncthreads();
-  // 3. y[token*topk + slot, n0 .. n0+TN) = bf16(w * tile[row]): 8 columns a thread, 16-byte stores.
+  // 3. y[token*topk + slot, n0 .. n0+TN) = bf16(w * tile[row]): 8 columns a thread, 16-byte stores (kAcc:
+  //    out[token, n0 .. n0+TN) += the same, 16-byte adds).
   constexpr int V = TN / 8;
   for (int o = tid; o < BM * V; o += T) {
     const int ml = o / V, c = (o % V) * 8;
@@ -391,7 +395,13 @@ __global__ void __launch_bounds__(C::kThreads) stage2_kernel(const Args a) {
     packed.y = gpu::pack_bf16x2(v0.z * w, v0.w * w);
     packed.z = gpu::pack_bf16x2(v1.x * w, v1.y * w);
     packed.w = gpu::pack_bf16x2(v1.z * w, v1.w * w);
-    *reinterpret_cast<uint4*>(a.y_slots + (static_cast<size_t>(ri.token) * a.topk + ri.slot) * D + n0 + c) = packed;
+    if constexpr (kAcc) {
+#if __CUDA_ARCH__ >= 900
+      red_add_bf16x8(a.out + static_cast<size_t>(ri.token) * D + n0 + c, packed);
+#endif
+    } else {
+      *reinterpret_cast<uint4*>(a.y_slots + (static_cast<size_t>(ri.token) * a.topk + ri.slot) * D + n0 + c) = packed;
+    }
   }
 #endif
 }
