@@ -5,6 +5,7 @@
 #include "families/common/gpu_gemm.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cktune/core/error.hpp"
+#include "cktune/core/log.hpp"
 #include "cktune/engine/family_unit.hpp"
 #include "cktune/engine/policy.hpp"
 #include "cktune/engine/tuned_row.hpp"
@@ -249,6 +251,12 @@ class GpuGemmUnit final : public FamilyUnit {
     const bs::Scaling scaling = scaling_for(kind_, key);
     if (kind_.preshuffled() && !can_preshuffle(g.N, g.K))
       throw Error(fmt::format("N={} K={}: the preshuffled weight layout needs N % 16 == 0 and K % 32 == 0", g.N, g.K));
+    // Where prepare's time goes (debug log): the tuner's largest phase on the block-scale grid.
+    using PrepClock = std::chrono::steady_clock;
+    const auto t_start = PrepClock::now();
+    auto ms_since = [](PrepClock::time_point t) {
+      return std::chrono::duration<double, std::milli>(PrepClock::now() - t).count();
+    };
     auto wl = std::make_unique<GpuGemmWorkload>();
     wl->backend = &backend;
     wl->M = static_cast<int>(g.M);
@@ -257,6 +265,7 @@ class GpuGemmUnit final : public FamilyUnit {
     gpu::GpuStream& stream = backend.stream();
     if (gpu::blaslt::available().ok && *dtype != QDtype::Int8)
       wl->plan = gpu::blaslt::Plan::create(wl->M, wl->N, wl->K, kBlasltSlots, kind_.vendor_scaling);
+    const double plan_ms = ms_since(t_start);
     wl->m_alloc = wl->plan ? std::max(wl->M, wl->plan->padded_m()) : wl->M;
 
     // Fresh random inputs (signed values, never zeros) for set 0, as the family's host layout: X [M,K]
@@ -288,6 +297,8 @@ class GpuGemmUnit final : public FamilyUnit {
         wq_host = pin->wq;
       }
     }
+    const double inputs_ms = ms_since(t_start) - plan_ms;
+    const auto t_device = PrepClock::now();
     const size_t xs_bytes = xs_host.size() * 4, ws_bytes = ws_host.size() * 4;
     const int sets = rotation_sets(protocol, backend.device(), backend.policy(),
                                    static_cast<double>(x_bytes + w_bytes + xs_bytes + ws_bytes));
@@ -324,6 +335,8 @@ class GpuGemmUnit final : public FamilyUnit {
       }
     }
 
+    const double device_ms = ms_since(t_device);
+    const auto t_ref = PrepClock::now();
     // Reference on the CPU: every row when affordable, else rows sampled over M (first and last included).
     if (bin) {
       make_reference(wl->reference, reuse, g.M, g.N, static_cast<double>(g.N) * g.K, backend.policy(), seed,
@@ -335,7 +348,12 @@ class GpuGemmUnit final : public FamilyUnit {
                      [&](float* out) { ref_a8w8_ptpc(v, out); },
                      [&](const std::vector<std::int64_t>& rows, float* out) { ref_a8w8_ptpc_rows(v, rows, out); });
     }
+    const double ref_ms = ms_since(t_ref);
+    const auto t_wait = PrepClock::now();
     stream.synchronize();
+    log().debug("prepare {}x{}x{}: blaslt plan {:.1f} ms, inputs {:.1f} ms, device buffers ({} sets) {:.1f} ms, "
+                "reference {:.1f} ms, copies still running {:.1f} ms",
+                wl->M, wl->N, wl->K, plan_ms, inputs_ms, sets, device_ms, ref_ms, ms_since(t_wait));
     return wl;
   }
 
