@@ -154,7 +154,8 @@ const std::array kStage2 = {
     CKTUNE_WG2A(64, 4, false, 1), CKTUNE_WG2A(64, 4, true, 1), CKTUNE_WG2A(128, 4, true, 1),
     CKTUNE_WG2A(128, 4, true, 4), CKTUNE_WG2A(128, 6, true, 4), CKTUNE_WG2A(128, 6, true, 1),
     // Decode blocks adding into the output (2026-11-24; appended so that default_pick keeps its rows).
-    CKTUNE_S2A(64, 16, 2, 1),     CKTUNE_S2A(128, 16, 4, 1),     CKTUNE_S2A(64, 32, 2, 1),     CKTUNE_S2A(128, 32, 4, 1),
+    CKTUNE_S2A(64, 16, 2, 1),     CKTUNE_S2A(128, 16, 4, 1),     CKTUNE_S2A(64, 32, 2, 1),
+    CKTUNE_S2A(128, 32, 4, 1),
 };
 #undef CKTUNE_S1
 #undef CKTUNE_S2

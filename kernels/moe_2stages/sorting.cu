@@ -8,12 +8,12 @@
 // counters in shared memory) plus the matching lanes below it, and the lowest of them advances the
 // counter. A prefix over the waves of a block, per expert, turns the per-wave ranks into the block's.
 //
-// SingleBlock (tokens*topk <= 8192, experts <= 1024; Auto takes it up to 2560 pairs), one launch: block 0 ranks every pair, scans the
-// experts (padded starts, local ids; CUB/rocPRIM block scan) and scatters the pairs; the next
-// fill_blocks blocks count the pairs per expert again (shared-memory atomics: the counts do not depend
-// on the order), run the same scan and write their shares of the pad rows and sorted_expert_ids; the
-// blocks after them zero zero_out meanwhile. The cells past the used rows are filled in the same kernel
-// while there are at most 32768 of them, by a second kernel beyond that. (Until 2026-11-25 block 0 also
+// SingleBlock (tokens*topk <= 8192, experts <= 1024; Auto takes it up to 2560 pairs), one launch: block 0
+// ranks every pair, scans the experts (padded starts, local ids; CUB/rocPRIM block scan) and scatters the
+// pairs; the next fill_blocks blocks count the pairs per expert again (shared-memory atomics: the counts do
+// not depend on the order), run the same scan and write their shares of the pad rows and sorted_expert_ids;
+// the blocks after them zero zero_out meanwhile. The cells past the used rows are filled in the same kernel
+// while there are at most 32768 of them, by a second kernel beyond that. (Until 2026-11-24 block 0 also
 // wrote every pad row, its warps walking E/8 experts each after the scatter: 8.8 us under ncu at 16
 // DeepSeek-V3 tokens, block_m 64, for 128 pairs.)
 //
