@@ -1,5 +1,6 @@
 #include "cktune/numerics/fp8.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -77,15 +78,21 @@ uint8_t float_to_fp8(float x, Fp8Format f, Fp8Overflow mode) {
     const int bias = fnuz ? 8 : 7;
     const int exp = static_cast<int>(abs_bits >> 23) - 127;
     if (exp < 1 - bias) {
-      // Subnormal range (or zero): count in units of the smallest subnormal 2^(-bias-2). The scaling
-      // is by a power of two, so `units` is exact; round half to even by hand to stay independent
-      // of the floating-point environment. A result of 8 is the smallest normal, whose code is 8.
-      const float units = std::ldexp(std::bit_cast<float>(abs_bits), bias + 2);
-      const float fl = std::floor(units);
-      const float frac = units - fl;
-      uint32_t r = static_cast<uint32_t>(fl);
-      if (frac > 0.5f || (frac == 0.5f && (r & 1u))) ++r;
-      code = r;
+      // Subnormal range (or zero): count in units of the smallest subnormal 2^(-bias-2) and round half
+      // to even, in integers (no libm, independent of the floating-point environment). The input is
+      // m * 2^(e - 150) with m its 24-bit significand and e its exponent field (1 for float subnormals,
+      // which have no implicit one), so units = m >> s with s = 150 - e - (bias + 2) >= 21. Beyond
+      // s = 25 the value is below a quarter unit and rounds to 0. A result of 8 is the smallest
+      // normal, whose code is 8.
+      const uint32_t e = abs_bits >> 23;
+      const uint32_t m = (abs_bits & 0x7fffffu) | (e != 0 ? 0x800000u : 0u);
+      const int s = 150 - static_cast<int>(std::max(e, 1u)) - (bias + 2);
+      code = 0;
+      if (s <= 25) {
+        code = m >> s;
+        const uint32_t rest = m & ((1u << s) - 1u), half = 1u << (s - 1);
+        if (rest > half || (rest == half && (code & 1u))) ++code;
+      }
     } else {
       // Normal: keep 3 of the 23 mantissa bits; a carry out of the mantissa bumps the exponent,
       // which is exactly what the code arithmetic wants.

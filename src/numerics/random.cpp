@@ -16,16 +16,7 @@
 
 namespace cktune {
 
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 RandomStream::RandomStream(uint64_t seed, uint64_t stream) : key_(splitmix64(seed ^ splitmix64(stream + 1))) {}
-
-uint64_t RandomStream::bits(uint64_t i) const { return splitmix64(key_ + i * 0xd1b54a32d192ed03ull); }
 
 float RandomStream::normal_like(uint64_t i) const {
   const uint64_t b = 4 * i;
@@ -82,9 +73,9 @@ BlockscaleGemmInputs make_blockscale_inputs(int M, int N, int K, Fp8Format fmt, 
   const RandomStream xs(seed, kStreamX), ws(seed, kStreamW), xss(seed, kStreamXScale), wss(seed, kStreamWScale);
   const bool aiter = dist == InputDistribution::Aiter;
   // Values are encoded directly (no scale), as AITER's test casts rand/10 to fp8.
-  auto value = [&](const RandomStream& s, uint64_t i) {
-    return float_to_fp8(aiter ? s.uniform(i) / 10.0f : s.uniform(i, -0.1f, 0.1f), fmt);
-  };
+  const Fp8OfDraw encode([aiter](uint32_t u) { return aiter ? RandomStream::unit_of(u) / 10.0f : RandomStream::range_of(u, -0.1f, 0.1f); },
+                         fmt);
+  auto value = [&](const RandomStream& s, uint64_t i) { return encode(s.u24(i)); };
   auto scale = [&](const RandomStream& s, uint64_t i) { return aiter ? s.uniform(i) : s.uniform(i, 0.5f, 1.5f); };
   fill(in.xq, static_cast<size_t>(M) * K, 0, [&](uint64_t i) { return value(xs, i); });
   fill(in.wq, static_cast<size_t>(N) * K, 0, [&](uint64_t i) { return value(ws, i); });

@@ -81,21 +81,34 @@ void check_view(const BlockscaleGemmView& v) {
 }
 
 // Decodes each group of X rows into doubles once and each weight row once per group, then hands every
-// (row, column) pair to cell(i, m, n, x_row, w_row): the loop both references share.
+// (row, column) pair to cell(i, m, n, x_row, w_row): the loop both references share. The work is cut
+// into (row group, column range) items, enough for every thread: a sampled reference has only a few
+// groups (16 to 32 rows at the GPU backend's budget), which alone would leave most cores idle.
 template <class View, class Table, class Cell>
 void for_each_output(const View& v, const Table& table, std::span<const int64_t> rows, int threads, Cell cell) {
   const int64_t K = v.K, N = v.N;
   const int64_t groups = ceil_div(static_cast<int64_t>(rows.size()), kRowGroup);
-  parallel_for(groups, threads, [&](int64_t g0, int64_t g1) {
+  if (groups == 0 || N <= 0) return;
+  // Column ranges of at least 64 columns, so that decoding a group's X rows stays a small share.
+  const int64_t want = 4 * static_cast<int64_t>(resolve_threads(threads));
+  const int64_t col_ranges = std::clamp<int64_t>(ceil_div(want, groups), 1, std::max<int64_t>(1, N / 64));
+  const int64_t cols = ceil_div(N, col_ranges);
+  parallel_for(groups * col_ranges, threads, [&](int64_t item0, int64_t item1) {
     std::vector<double> xd(static_cast<size_t>(kRowGroup * K)), wd(static_cast<size_t>(K));
     std::vector<uint8_t> wrow(static_cast<size_t>(K));
-    for (int64_t g = g0; g < g1; ++g) {
+    int64_t decoded_group = -1;
+    for (int64_t item = item0; item < item1; ++item) {
+      const int64_t g = item / col_ranges, c = item % col_ranges;
       const int64_t i0 = g * kRowGroup, i1 = std::min<int64_t>(i0 + kRowGroup, static_cast<int64_t>(rows.size()));
-      for (int64_t i = i0; i < i1; ++i) {
-        const uint8_t* x = v.xq + rows[static_cast<size_t>(i)] * K;
-        for (int64_t k = 0; k < K; ++k) xd[static_cast<size_t>((i - i0) * K + k)] = table[x[k]];
+      if (g != decoded_group) {
+        for (int64_t i = i0; i < i1; ++i) {
+          const uint8_t* x = v.xq + rows[static_cast<size_t>(i)] * K;
+          for (int64_t k = 0; k < K; ++k) xd[static_cast<size_t>((i - i0) * K + k)] = table[x[k]];
+        }
+        decoded_group = g;
       }
-      for (int64_t n = 0; n < N; ++n) {
+      const int64_t n0 = c * cols, n1 = std::min(N, n0 + cols);
+      for (int64_t n = n0; n < n1; ++n) {
         v.weight_row(n, wrow.data());
         for (int64_t k = 0; k < K; ++k) wd[static_cast<size_t>(k)] = table[wrow[static_cast<size_t>(k)]];
         for (int64_t i = i0; i < i1; ++i) cell(i, rows[static_cast<size_t>(i)], n, xd.data() + (i - i0) * K, wd.data());

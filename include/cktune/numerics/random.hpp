@@ -16,16 +16,26 @@
 
 namespace cktune {
 
-uint64_t splitmix64(uint64_t x);
+inline uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
 
 // A counter-based stream: value(i) depends only on the seed, the stream id and i.
 class RandomStream {
  public:
   RandomStream(uint64_t seed, uint64_t stream);
-  uint64_t bits(uint64_t i) const;
+  uint64_t bits(uint64_t i) const { return splitmix64(key_ + i * 0xd1b54a32d192ed03ull); }
+  // The 24 random bits behind uniform(i), and the mapping from them (shared, so that a table built
+  // over every u24 gives bit-identical values).
+  uint32_t u24(uint64_t i) const { return static_cast<uint32_t>(bits(i) >> 40); }
+  static float unit_of(uint32_t u24) { return static_cast<float>(u24) * 0x1p-24f; }
+  static float range_of(uint32_t u24, float lo, float hi) { return lo + (hi - lo) * unit_of(u24); }
   // [0, 1) with 24 random bits: every value is an exact float, like torch.rand's float32 output.
-  float uniform(uint64_t i) const { return static_cast<float>(bits(i) >> 40) * 0x1p-24f; }
-  float uniform(uint64_t i, float lo, float hi) const { return lo + (hi - lo) * uniform(i); }
+  float uniform(uint64_t i) const { return unit_of(u24(i)); }
+  float uniform(uint64_t i, float lo, float hi) const { return range_of(u24(i), lo, hi); }
   // Bell-shaped, mean 0, variance 1: the sum of four uniforms, centred and scaled (Irwin-Hall).
   // Tails stop at +-2*sqrt(3); good enough for test data and free of libm.
   float normal_like(uint64_t i) const;
@@ -36,6 +46,33 @@ class RandomStream {
 
  private:
   uint64_t key_;
+};
+
+// The fp8 code of map(u24) for every 24-bit draw, where map is non-decreasing (a uniform range):
+// float_to_fp8 costs ~10 ns a value (branches on random data), a table lookup ~1. The draws are cut
+// into 2^16 buckets of 256; a bucket whose two ends round to the same code holds only that code (the
+// codes of a non-decreasing map are non-decreasing in value, and a bucket whose ends are both -0 or
+// both +0 lies on one side of zero), the few others (at most one per code boundary) convert each
+// value. Bit-identical to converting every value (unit-tested over all 2^24 draws).
+template <class Map>
+class Fp8OfDraw {
+ public:
+  Fp8OfDraw(Map map, Fp8Format fmt) : map_(map), fmt_(fmt), bucket_(size_t{1} << 16) {
+    for (uint32_t b = 0; b < bucket_.size(); ++b) {
+      const uint8_t first = float_to_fp8(map_(b << 8), fmt_), last = float_to_fp8(map_((b << 8) | 0xffu), fmt_);
+      bucket_[b] = first == last ? first : kMixed;
+    }
+  }
+  uint8_t operator()(uint32_t u24) const {
+    const uint16_t c = bucket_[u24 >> 8];
+    return c != kMixed ? static_cast<uint8_t>(c) : float_to_fp8(map_(u24), fmt_);
+  }
+
+ private:
+  static constexpr uint16_t kMixed = 0x100;
+  Map map_;
+  Fp8Format fmt_;
+  std::vector<uint16_t> bucket_;
 };
 
 // How activations and weights are drawn. Signed is the default: with AITER's all-positive blockscale

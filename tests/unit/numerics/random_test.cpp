@@ -62,6 +62,27 @@ TEST(Random, BlockscaleInputsDeterministicShapedAndNotZero) {
   }
 }
 
+TEST(Random, Fp8OfDrawMatchesConvertingEveryDraw) {
+  // Every one of the 2^24 draws, for both maps the blockscale inputs use and both fp8 formats.
+  for (const Fp8Format fmt : {Fp8Format::E4M3FN, Fp8Format::E4M3FNUZ}) {
+    auto signed_map = [](uint32_t u) { return RandomStream::range_of(u, -0.1f, 0.1f); };
+    auto aiter_map = [](uint32_t u) { return RandomStream::unit_of(u) / 10.0f; };
+    const Fp8OfDraw signed_table(signed_map, fmt);
+    const Fp8OfDraw aiter_table(aiter_map, fmt);
+    int64_t mismatches = 0;
+    for (uint32_t u = 0; u < (1u << 24); ++u) {
+      mismatches += signed_table(u) != float_to_fp8(signed_map(u), fmt);
+      mismatches += aiter_table(u) != float_to_fp8(aiter_map(u), fmt);
+    }
+    EXPECT_EQ(mismatches, 0) << to_string(fmt);
+  }
+  // And the inputs are what converting each uniform draw gives.
+  const auto in = make_blockscale_inputs(3, 5, 256, Fp8Format::E4M3FN, 7);
+  RandomStream xs_stream(7, 1);  // stream 1: the activations (kStreamX in random.cpp)
+  for (size_t i = 0; i < in.xq.size(); ++i)
+    ASSERT_EQ(in.xq[i], float_to_fp8(xs_stream.uniform(i, -0.1f, 0.1f), Fp8Format::E4M3FN)) << i;
+}
+
 TEST(Random, PtpcInputs) {
   const auto in = make_ptpc_inputs(4, 33, 70, QDtype::Int8, 1);
   EXPECT_EQ(in.x_scale.size(), 4u);
