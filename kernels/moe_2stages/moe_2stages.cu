@@ -67,10 +67,10 @@ gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stre
 
 // wgmma stages: the weights of every expert as one 2-D map, boxes of 64 rows (stage 1: a gate half and
 // an up half of the tile) or 128 (stage 2).
-template <class C, bool kS1, bool kStaged, bool kAcc = false>
+template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1>
 gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
-  auto kernel = detail::wg_stage_kernel<C, kS1, kStaged, kAcc>;
+  auto kernel = detail::wg_stage_kernel<C, kS1, kStaged, kAcc, kSplit>;
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mw;
   const bool made = kS1 ? gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kTN / 2)
@@ -79,6 +79,11 @@ gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream
   // Persistent: at most kMinBlocks CTAs an SM, each taking every grid-th tile.
   const int col_tiles = (kS1 ? a.inter_dim : a.model_dim) / (kS1 ? C::kTN / 2 : C::kTN);
   const long long tiles = static_cast<long long>(col_tiles) * grid_blocks(a);
+  if constexpr (kSplit > 1) {
+    // Split-K: a cluster of kSplit CTAs a tile, every tile the sorted blocks can use (the unused exit).
+    return gpu::launch(kernel, dim3(static_cast<unsigned>(tiles), 1, kSplit), dim3(C::kThreads), C::kSmem, stream,
+                       launch_opts(a.tokens, a.topk, kSplit), mw, a, col_tiles, col_tiles);
+  }
   const int sms = gpu::current_device_multiprocessors(132);
   const unsigned grid = static_cast<unsigned>(std::max(1ll, std::min<long long>(tiles, 1ll * sms * C::kMinBlocks)));
   const int group = p.col_group > 0 ? std::min(p.col_group, col_tiles) : col_tiles;
@@ -95,7 +100,7 @@ template <class C, bool kAcc = false>
 gpu::ErrorCode launch_stage2(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
-template <class C, bool kS1, bool kStaged, bool kAcc = false>
+template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1>
 gpu::ErrorCode launch_wg(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
@@ -122,6 +127,10 @@ struct Entry {
 #define CKTUNE_WG1(BM, ST)                                                                              \
   Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, false},  \
         &launch_wg<detail::WgCfg<BM, ST>, true, false>}
+// wgmma stage 1 split along K over a cluster of S CTAs (decode; block_m 64).
+#define CKTUNE_WG1S(BM, ST, S)                                                                          \
+  Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, S, Engine::Wgmma, false},  \
+        &launch_wg<detail::WgCfg<BM, ST>, true, false, false, S>}
 // wgmma stage 2: 128 output columns, block_m rows, ST stages, output rows stored directly or staged (SO).
 #define CKTUNE_WG2(BM, ST, SO)                                                                        \
   Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, SO},   \
@@ -143,6 +152,10 @@ const std::array kStage1 = {
     CKTUNE_S1(256, 64, 4, 2, 3, 2),
     CKTUNE_S1(128, 128, 4, 2, 3, 1), CKTUNE_S1(128, 128, 4, 4, 3, 1),
     CKTUNE_WG1(64, 4),               CKTUNE_WG1(128, 4),              CKTUNE_WG1(128, 6),
+    // Split along K for the few-token shapes (2026-11-24; appended so that default_pick keeps its rows).
+    // Measured and left out: 8 slices (never won at 1..8 DeepSeek-V3 tokens; 35.8 against 30.8 us at 1 token)
+    // and an 8-stage ring, one CTA an SM (2 tokens: 26.3 against 25.1 us for stage 1, no better).
+    CKTUNE_WG1S(64, 4, 2),           CKTUNE_WG1S(64, 4, 4),
 };
 const std::array kStage2 = {
     CKTUNE_S2(64, 16, 2, 1),   CKTUNE_S2(128, 16, 4, 1),  CKTUNE_S2(64, 32, 2, 1), CKTUNE_S2(128, 32, 4, 1),
@@ -161,6 +174,7 @@ const std::array kStage2 = {
 #undef CKTUNE_S2
 #undef CKTUNE_S2A
 #undef CKTUNE_WG1
+#undef CKTUNE_WG1S
 #undef CKTUNE_WG2
 #undef CKTUNE_WG2A
 
@@ -174,7 +188,7 @@ struct Table {
       const StageParams& s = kStage1[i].params;
       names1[i] = s.engine == Engine::Wgmma
                       ? "cktune_moe_s1wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
-                            std::to_string(s.stages)
+                            std::to_string(s.stages) + (s.split_k > 1 ? "_sk" + std::to_string(s.split_k) : "")
                       : "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
                             std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
       p1[i] = s;
@@ -222,6 +236,7 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
     if (sm != 90) return "needs Hopper's wgmma and TMA (sm_90a)";
     if (static_cast<long long>(experts) * 2 * inter_dim >= (1ll << 31) || static_cast<long long>(experts) * model_dim >= (1ll << 31))
       return "expert weight rows exceed the tensor map's 32-bit coordinates";
+    if (p.split_k > model_dim / 128) return "more K slices than 128-K blocks";
     return nullptr;
   }
   if (p.stage == Stage::One) {

@@ -59,9 +59,12 @@ struct WgCfg {
 //            of the output (bf16 atomic adds in L2; the output was zeroed before stage 2).
 // Stored directly (4-byte pieces, padding rows not at all) or staged (per h, the warp's 8 rows go
 // through its staging rows and leave in 16-byte pieces, 2 rows an instruction).
+// A split-K stage 1 stores only its rank's share of the column groups: j / groups_per_rank == rank
+// (groups_per_rank = 0: every group).
 template <class C, bool kS1, bool kStaged, bool kAcc>
 __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::kTN / 2], const RowInfo& ri0,
-                                           const RowInfo& ri1, int n0, uint8_t* smem, int tid) {
+                                           const RowInfo& ri1, int n0, uint8_t* smem, int tid, int rank = 0,
+                                           int groups_per_rank = 0) {
   constexpr int TN = C::kTN, HN = TN / 2;
   constexpr int OC = kS1 ? HN : TN;  // output columns of the tile
   const int lane = tid & 31, c0 = (lane & 3) * 2;
@@ -89,6 +92,7 @@ __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::
       uint16_t* dst = base + static_cast<size_t>(dst_row) * width + n0 + c0;
 #pragma unroll
       for (int j = 0; j < OC / 8; ++j) {
+        if (groups_per_rank > 0 && j / groups_per_rank != rank) continue;
         if constexpr (kAcc)
           gpu::sm90::red_add_bf16x2(dst + j * 8, pair(h, j, rw));
         else
@@ -117,6 +121,48 @@ __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::
   }
 }
 
+// Split-K stage 1 (kSplit CTAs of a cluster take the k-blocks of one tile in kSplit slices): each CTA
+// parks its fp32 partials in its stage ring (free once every k-block is consumed: the producer issues
+// exactly the slice's k-blocks), in the consumers' fragment order (value i of thread t at i*128 + t, so
+// that a warp's 32 accesses are consecutive), then rank r sums gate column groups [r*G, (r+1)*G) and
+// their up partners over the cluster's CTAs q = 0..kSplit-1 in that fixed order (deterministic; the same
+// sum whichever rank computes it) and stores them. One consumer warpgroup (block_m 64).
+template <class C, int kSplit>
+__device__ __forceinline__ void split_reduce_store(const Args& a, float (&acc)[C::kTN / 2], const RowInfo& ri0,
+                                                   const RowInfo& ri1, int n0, uint8_t* smem, int tid, int rank) {
+  namespace cg = cooperative_groups;
+  constexpr int TN = C::kTN, HN = TN / 2, G = HN / 8 / kSplit;
+  static_assert(C::kConsumers == 1 && HN / 8 % kSplit == 0, "block_m 64; the gate groups split evenly");
+  static_assert(TN / 2 * 128 * 4 <= C::kStages * C::kStageBytes, "the parked partials fit the stage ring");
+  gpu::sm90::named_barrier_sync(1, 128);  // every consumer warp's last wgmma has read its stage
+  float* park = reinterpret_cast<float*>(smem);
+#pragma unroll
+  for (int i = 0; i < TN / 2; ++i) park[i * 128 + tid] = acc[i];
+  cg::cluster_group cluster = cg::this_cluster();
+  cluster.sync();  // every CTA of the cluster has parked (and started: its shared memory is mapped)
+  const float* parts[kSplit];
+#pragma unroll
+  for (int q = 0; q < kSplit; ++q) parts[q] = cluster.map_shared_rank(park, q);
+#pragma unroll
+  for (int j = 0; j < HN / 8; ++j) {
+    if (j / G != rank) continue;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      const int ig = j * 4 + c, iu = (j + HN / 8) * 4 + c;
+      float sg = 0.f, su = 0.f;
+#pragma unroll
+      for (int q = 0; q < kSplit; ++q) {
+        sg += parts[q][ig * 128 + tid];
+        su += parts[q][iu * 128 + tid];
+      }
+      acc[ig] = sg;
+      acc[iu] = su;
+    }
+  }
+  store_tile<C, true, false, false>(a, acc, ri0, ri1, n0, smem, tid, rank, G);
+  cluster.sync();  // the others have read this CTA's partials before it exits
+}
+
 // kS1: stage 1 (gate/up rows of w1, K = model_dim, SiLU gating into a) or stage 2 (rows of w2, K =
 // inter_dim, into y_slots). The tensor map holds every expert's weights as one 2-D map
 // ([E * rows, K]), boxes of 64 rows for stage 1 (a gate half and an up half) and 128 for stage 2.
@@ -139,7 +185,12 @@ __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::
 // adds are cheap while the rows they touch stay in L2: with col_group column tiles at a time, every
 // block of the group walks over [tokens, col_group*128] of the output, 4.2 MB a column tile at 16384
 // tokens, against 235 MB for the whole output.
-template <class C, bool kS1, bool kStaged, bool kAcc>
+//
+// kSplit > 1 (stage 1, decode): not persistent; the kSplit CTAs of cluster (x, 0, 0..kSplit-1) take tile x,
+// each a slice of its k-blocks, and reduce through the cluster (split_reduce_store). At 2 DeepSeek-V3
+// tokens the unsplit stage 1 has 64 tiles for 264 CTA slots, each streaming 917 KB through a 4-stage
+// ring: DRAM at 37% (ncu).
+template <class C, bool kS1, bool kStaged, bool kAcc, int kSplit = 1>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     wg_stage_kernel(const __grid_constant__ CUtensorMap tmap_w, const Args a, int col_tiles, int col_group) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -165,6 +216,10 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   gpu::follow_previous_grid();
   const int used_blocks = a.num_valid_ids[0] / BM;
   const int tiles = used_blocks * col_tiles;
+  static_assert(kSplit == 1 || (kS1 && !kStaged && !kAcc), "split-K is a stage-1 instance with direct stores");
+  const int rank = kSplit > 1 ? static_cast<int>(blockIdx.z) : 0;  // cluster dims (1, 1, kSplit)
+  const int kb0 = rank * KB / kSplit, kb1 = (rank + 1) * KB / kSplit;
+  const int tile_stride = kSplit > 1 ? tiles : static_cast<int>(gridDim.x);  // split: one tile a cluster
   const TileWalk tile_at(used_blocks, col_tiles, col_group);
   __syncthreads();
 
@@ -186,7 +241,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         ids[i] = static_cast<uint32_t>(__ldg(a.sorted_ids + block * BM + (pt >> 3) + 16 * i));
     };
     fetch(blockIdx.x);
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    for (int tile = blockIdx.x; tile < tiles; tile += tile_stride) {
       const TileAt at = tile_at(tile);
       const int e = e_next;
       const int n0 = at.col * (kS1 ? HN : TN);
@@ -198,8 +253,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         const size_t row = kS1 ? static_cast<size_t>(ri.token) : static_cast<size_t>(ri.token) * a.topk + ri.slot;
         src[i] = ri.token < 0 ? nullptr : (kS1 ? a.xq : a.aq) + row * K + ch * 16;
       }
-      fetch(tile + gridDim.x);
-      for (int kb = 0; kb < KB; ++kb, ++g) {
+      fetch(tile + tile_stride);
+      for (int kb = kb0; kb < kb1; ++kb, ++g) {
         const int s = g % ST;
         if (g >= ST) mbar_wait(&empty[s], ((g / ST) + 1) & 1);
         uint8_t* st = smem + s * C::kStageBytes;
@@ -219,6 +274,13 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
           cp_async_16(dst + swz<128>(r, ch), src[i] ? src[i] + kb * 128 : a.xq, src[i] ? 16 : 0);
         }
         cp_async_mbar_arrive_noinc(&full[s]);  // one arrival once this thread's copies have landed
+      }
+    }
+    if constexpr (kSplit > 1) {
+      // The producer takes part in the consumers' two cluster barriers (split_reduce_store).
+      if (static_cast<int>(blockIdx.x) < tiles) {
+        cooperative_groups::this_cluster().sync();
+        cooperative_groups::this_cluster().sync();
       }
     }
     return;
@@ -246,7 +308,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   };
 
   if constexpr (kS1) {
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    for (int tile = blockIdx.x; tile < tiles; tile += tile_stride) {
       const TileAt at = tile_at(tile);
       const int block = at.block;
       const int e = __ldg(a.sorted_expert_ids + block);
@@ -262,12 +324,15 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       float acc[TN / 2], t[TN / 2];
 #pragma unroll
       for (int i = 0; i < TN / 2; ++i) acc[i] = 0.f;
-      for (int kb = 0; kb < KB; ++kb) {
+      for (int kb = kb0; kb < kb1; ++kb) {
         const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
         const float wg_s = __ldg(wsg + kb), wu_s = __ldg(wsu + kb);
         k_block(acc, t, x0 * wg_s, x1 * wg_s, x0 * wu_s, x1 * wu_s);
       }
-      store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, n0, smem, tid);
+      if constexpr (kSplit > 1)
+        split_reduce_store<C, kSplit>(a, acc, ri0, ri1, n0, smem, tid, rank);
+      else
+        store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, n0, smem, tid);
     }
   } else {
     // Stage 2 has 2..4 k-blocks a tile, so a tile that began with its chain of dependent loads (sorted
