@@ -218,6 +218,19 @@ __device__ __forceinline__ void promote_rows(float (&acc)[R], const float (&t)[R
   promote_rows_split(acc, t, R / 4, s0, s1, s0, s1);
 }
 
+// A first k-block's partial made the accumulator in place (acc = acc * s per row), where the wgmma wrote it
+// straight into acc: no zeroed accumulator to add it to.
+template <int R>
+__device__ __forceinline__ void scale_rows(float (&acc)[R], float s0, float s1) {
+#pragma unroll
+  for (int j = 0; j < R / 4; ++j) {
+    acc[j * 4 + 0] *= s0;
+    acc[j * 4 + 1] *= s0;
+    acc[j * 4 + 2] *= s1;
+    acc[j * 4 + 3] *= s1;
+  }
+}
+
 template <int kRegs>
 __device__ __forceinline__ void setmaxnreg_inc() {
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs));
