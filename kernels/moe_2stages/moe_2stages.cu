@@ -232,6 +232,10 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
   if (tokens >= (1 << 24) || topk >= 256) return "tokens >= 2^24 or topk >= 256 do not fit the sorted-id packing";
   if (model_dim % 128 != 0 || inter_dim % 128 != 0) return "model_dim and inter_dim must be multiples of 128";
   if (sm < 89) return "needs the fp8 warp MMA (sm_89 or newer)";
+  // Both engines' stage 2 take a tile's whole K = inter_dim at once: the warp MMA keeps it in shared
+  // memory, the wgmma stage keeps its first two k-blocks in flight and its scales in registers.
+  if (p.stage == Stage::Two && (inter_dim / 128 < 2 || inter_dim / 128 > 4))
+    return "stage 2 takes K = inter_dim whole: 256..512 only";
   if (p.engine == Engine::Wgmma) {
     if (sm != 90) return "needs Hopper's wgmma and TMA (sm_90a)";
     if (static_cast<long long>(experts) * 2 * inter_dim >= (1ll << 31) || static_cast<long long>(experts) * model_dim >= (1ll << 31))
@@ -244,8 +248,6 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
     if (p.split_k > 1 && sm < 90) return "split-K reduces through a thread-block cluster (sm_90 or newer)";
     if (p.split_k > model_dim / 128) return "more K slices than 128-K blocks";
   } else {
-
-    if (inter_dim / 128 < 2 || inter_dim / 128 > 4) return "stage 2 holds inter_dim in shared memory: 256..512 only";
     if (p.accumulate && sm < 90) return "adding into the output uses 16-byte bf16 atomic adds (sm_90 or newer)";
     if (model_dim % p.tile_n != 0) return "model_dim is not a multiple of the tile";
   }

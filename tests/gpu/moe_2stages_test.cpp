@@ -39,6 +39,14 @@ TEST(GpuMoe, StageNamesAreUnique) {
   EXPECT_GE(names.size(), 20u);
 }
 
+TEST(GpuMoe, StageTwoRefusesAnInterDimItCannotHold) {
+  namespace km = kernels::moe_2stages;
+  for (const auto& p : km::stage_instances(km::Stage::Two)) {
+    EXPECT_NE(km::why_not(p, 16, 7168, 128, 256, 8), nullptr) << p.name;  // one k-block a tile
+    EXPECT_NE(km::why_not(p, 16, 7168, 640, 256, 8), nullptr) << p.name;  // five
+  }
+}
+
 TEST(GpuMoe, EveryPipelineMatchesTheReference) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
   auto backend = make_gpu_backend(0);
