@@ -294,29 +294,25 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   const int wid = (tid % 128) / 32;
   const int lr0 = wg * 64 + wid * 16 + (lane >> 2), lr1 = lr0 + 8;  // this thread's two rows of a tile
   int g = 0;
-  // One 128-K block: wait for its stage, the fresh partial, hand the stage back, promote with the scales
-  // (s: the gate half's or all columns', u: the up half's).
-  auto k_block = [&](float(&acc)[TN / 2], float(&t)[TN / 2], float s0, float s1, float u0, float u1) {
+  // Wait for the next k-block's stage and issue its wgmma into dst (a fresh partial), not waited for.
+  auto issue = [&](float(&dst)[TN / 2]) {
     const int s = g % ST;
     mbar_wait(&full[s], (g / ST) & 1);
     fence_proxy_async_smem();  // the gathered rows were written by cp.async (generic proxy); wgmma reads async
-    wgmma_block_k128<TN>(t, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
+    wgmma_block_k128<TN>(dst, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
                          smem_u32(smem + s * C::kStageBytes + C::kABytes));
+    ++g;
+  };
+  // One 128-K block: issue it, wait for it, hand the stage back, promote with the scales (s: the gate
+  // half's or all columns', u: the up half's).
+  auto k_block = [&](float(&acc)[TN / 2], float(&t)[TN / 2], float s0, float s1, float u0, float u1) {
+    const int s = g % ST;
+    issue(t);
     wgmma_wait<0>();
     if (lane == 0) mbar_arrive(&empty[s]);
     fence_operands(t);
     // Stage 1: column groups j < HN/8 are gate columns, the rest their up partners (their own scales).
     promote_rows_split(acc, t, kS1 ? HN / 8 : TN / 8, s0, s1, u0, u1);
-    ++g;
-  };
-  // Stage 2: wait for the next k-block's stage and issue its wgmma into dst, not waited for.
-  auto issue = [&](float(&dst)[TN / 2]) {
-    const int s = g % ST;
-    mbar_wait(&full[s], (g / ST) & 1);
-    fence_proxy_async_smem();
-    wgmma_block_k128<TN>(dst, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
-                         smem_u32(smem + s * C::kStageBytes + C::kABytes));
-    ++g;
   };
 
   if constexpr (kS1) {
