@@ -23,6 +23,7 @@
 #include "../common/arch_sm90.hpp"
 #include "../common/numeric.hpp"
 #include "moe_2stages.hpp"
+#include "stage_math.cuh"
 
 #if defined(CKTUNE_CUDA)
 #include <cooperative_groups.h>
@@ -51,9 +52,6 @@ struct Cfg {
   static_assert(kWarpN % 16 == 0 && kWarpM % 8 == 0, "warp tile must be whole MMA tiles");
   static_assert(kNJ == 1 || kNJ % 2 == 0, "activation fragments are loaded in pairs");
 };
-
-template <int kRowBytes>
-__device__ __forceinline__ int swz(int row, int ch) { return row * kRowBytes + ((ch ^ (row & 7)) << 4); }
 
 struct RowInfo {
   int token;   // -1 for a padding row
@@ -115,10 +113,7 @@ __device__ __forceinline__ void mma_block(uint32_t sw, uint32_t sa, int wn, int 
   for (int ks = 0; ks < 4; ++ks) {
     uint32_t af[MI][4];
 #pragma unroll
-    for (int i = 0; i < MI; ++i) {
-      const int row = wn * C::kWarpN + i * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
-      ldmatrix_x4(sw + swz<128>(row, 2 * ks + (lane >> 4)), af[i][0], af[i][1], af[i][2], af[i][3]);
-    }
+    for (int i = 0; i < MI; ++i) load_a_frag(sw, wn * C::kWarpN + i * 16, ks, lane, af[i]);
     uint32_t bf[NJ][2];
     if constexpr (NJ == 1) {
       const int row = wm * C::kWarpM + (lane & 7);
@@ -185,8 +180,6 @@ __device__ __forceinline__ void park(float* tile, const float (&acc)[C::kMI][C::
         tile[ml * C::kTN + nl] = acc[i][j][r];
       }
 }
-
-__device__ __forceinline__ float silu(float x) { return x / (1.0f + __expf(-x)); }
 
 template <class C>
 __global__ void __launch_bounds__(C::kThreads) stage1_kernel(const Args a, int S) {
@@ -423,17 +416,8 @@ __global__ void quantize_a_kernel(const uint16_t* __restrict__ a, uint8_t* __res
                   gpu::bf16_bits_to_f32(static_cast<uint16_t>(raw.x >> 16)),
                   gpu::bf16_bits_to_f32(static_cast<uint16_t>(raw.y & 0xffffu)),
                   gpu::bf16_bits_to_f32(static_cast<uint16_t>(raw.y >> 16))};
-    float amax = fmaxf(fmaxf(fabsf(v[0]), fabsf(v[1])), fmaxf(fabsf(v[2]), fabsf(v[3])));
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, off));
-    const float scale = amax > 0.f ? amax / 448.0f : 1.0f;
-    uint32_t packed = 0;
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      const __nv_fp8_storage_t q = __nv_cvt_float_to_fp8(v[k] / scale, __NV_SATFINITE, __NV_E4M3);
-      packed |= static_cast<uint32_t>(q) << (8 * k);
-    }
-    *reinterpret_cast<uint32_t*>(aq + r * inter + kb * 128 + lane * 4) = packed;
+    float scale;
+    *reinterpret_cast<uint32_t*>(aq + r * inter + kb * 128 + lane * 4) = quantize_1x128(v, scale);
     if (lane == 0) a_scale[r * kbs + kb] = scale;
   }
 #endif
@@ -449,21 +433,8 @@ __global__ void reduce_slots_kernel(const uint16_t* __restrict__ y, uint16_t* __
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     const size_t t = i / per_row, c = (i % per_row) * 8;
     float s[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
-    for (int k = 0; k < topk; ++k) {
-      const uint4 v = *reinterpret_cast<const uint4*>(y + (t * topk + k) * model_dim + c);
-      const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        s[2 * q] += gpu::bf16_bits_to_f32(static_cast<uint16_t>(w[q] & 0xffffu));
-        s[2 * q + 1] += gpu::bf16_bits_to_f32(static_cast<uint16_t>(w[q] >> 16));
-      }
-    }
-    uint4 o;
-    o.x = gpu::pack_bf16x2(s[0], s[1]);
-    o.y = gpu::pack_bf16x2(s[2], s[3]);
-    o.z = gpu::pack_bf16x2(s[4], s[5]);
-    o.w = gpu::pack_bf16x2(s[6], s[7]);
-    *reinterpret_cast<uint4*>(out + t * model_dim + c) = o;
+    for (int k = 0; k < topk; ++k) add_bf16x8(s, *reinterpret_cast<const uint4*>(y + (t * topk + k) * model_dim + c));
+    *reinterpret_cast<uint4*>(out + t * model_dim + c) = pack_bf16x8(s);
   }
 }
 
