@@ -73,8 +73,15 @@ for r in csv.DictReader(open(tuned)):
 parts = {}
 for r in csv.DictReader(open(profile)):
     t = int(r["token"])
-    if rows.get(t) and r["kernelName"] == rows[t]["kernelName1"] + "+" + rows[t]["kernelName2"] and r.get("parts"):
-        parts[t] = dict(kv.split("=") for kv in r["parts"].split(";"))
+    row = rows.get(t)
+    if not row:
+        continue
+    k2 = row["kernelName2"]
+    name = row["kernelName1"] + ("+" + k2 if k2 and k2 != "None" else "")  # a 1-stage row names one kernel
+    if r["kernelName"] == name:
+        parts[t] = dict(kv.split("=") for kv in r["parts"].split(";")) if r.get("parts") else {}
+        if not r.get("parts"):
+            parts[t]["stage1"] = "1-stage"
         parts[t]["tune_us"] = r["us"]
 after, before = {}, {}
 for r in csv.DictReader(open(bench)):

@@ -157,6 +157,10 @@ __device__ __forceinline__ void tma_prefetch_desc(const void* tmap) {
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
+// Arrive at barrier `id` without waiting (the threads that sync on it wait for these arrivals too).
+__device__ __forceinline__ void named_barrier_arrive(int id, int threads) {
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() {
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
@@ -229,6 +233,14 @@ __device__ __forceinline__ void scale_rows(float (&acc)[R], float s0, float s1) 
     acc[j * 4 + 2] *= s1;
     acc[j * 4 + 3] *= s1;
   }
+}
+
+// ---- flags between CTAs (sm_70+) ----
+// A load of a flag other CTAs set, ordered before this thread's later loads (acquire, GPU scope).
+__device__ __forceinline__ int ld_acquire_gpu(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+  return v;
 }
 
 template <int kRegs>

@@ -30,6 +30,22 @@ inline bool make_kmajor_map(CUtensorMap* map, const void* base, int rows, int K,
              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+// 3-D view of the same [rows, K] fp8 matrix as 128-byte k-blocks: dimension 0 is the 128 bytes of a
+// k-block, 1 the rows (K bytes apart), 2 the k-blocks (128 bytes apart). A box of (128, box_rows, box_kb)
+// lands in shared memory as [box_kb][box_rows][128], 128-byte swizzled, so that one load brings several
+// k-blocks of the same rows; rows past the end read as zero.
+inline bool make_kblock_map(CUtensorMap* map, const void* base, long long rows, int K, int box_rows, int box_kb) {
+  auto enc = encoder();
+  if (enc == nullptr || K % 128 != 0) return false;
+  const cuuint64_t dims[3] = {128, static_cast<cuuint64_t>(rows), static_cast<cuuint64_t>(K / 128)};
+  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(K), 128};
+  const cuuint32_t box[3] = {128, static_cast<cuuint32_t>(box_rows), static_cast<cuuint32_t>(box_kb)};
+  const cuuint32_t estr[3] = {1, 1, 1};
+  return enc(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, const_cast<void*>(base), dims, strides, box, estr,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
 // 3-D map over AITER's preshuffled [N, K] fp8 weights (numerics/quant.hpp: 16x16-byte tiles of 16 rows x
 // 16 K, tiles by (n/16, k/16)): dimension 0 is one tile's 256 bytes, 1 the row tiles (16*K bytes apart),
 // 2 the 16-byte K chunks (256 bytes apart). A box of (256, box_rows/16, 8) lands in shared memory as

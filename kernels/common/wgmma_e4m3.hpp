@@ -9,6 +9,16 @@ namespace cktune::gpu::sm90 {
 
 template <int N> struct WgmmaE4m3;
 
+template <> struct WgmmaE4m3<8> {
+  static __device__ __forceinline__ void run(float (&d)[4], uint64_t da, uint64_t db, int scale_d) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 {%0,%1,%2,%3}, %4, %5, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "l"(da), "l"(db), "r"(scale_d));
+  }
+};
+
 template <> struct WgmmaE4m3<64> {
   static __device__ __forceinline__ void run(float (&d)[32], uint64_t da, uint64_t db, int scale_d) {
     asm volatile(

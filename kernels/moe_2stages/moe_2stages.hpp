@@ -71,6 +71,10 @@ struct Args {
   const float* w2_scale;
   uint16_t* y_slots;  // [tokens*topk, model_dim] bf16: stage 2 writes each slot's weighted row
   uint16_t* out;      // [tokens, model_dim] bf16: an accumulating stage 2 adds into it
+  // the one-launch decode kernel (fused_*): it routes from topk_ids itself instead of the sorting
+  const int32_t* topk_ids;     // [tokens, topk]
+  const float* topk_weights;   // [tokens, topk]
+  int* fused_counts;           // [fused_count_ints()] zeroed once; the kernel leaves it zeroed
 };
 
 // nullptr = can run; else why not. `sm` = compute capability major*10+minor.
@@ -93,6 +97,33 @@ gpu::ErrorCode quantize_stage1(const Args& a, gpu::Stream stream);
 // out[t, :] = bf16(sum of the topk rows y_slots[t*topk + k, :]) (after a stage 2 that does not accumulate).
 gpu::ErrorCode reduce_slots(const uint16_t* y_slots, uint16_t* out, int tokens, int topk, int model_dim,
                             gpu::Stream stream);
+
+// ---- One launch for decode: both stages and the sum over the slots in one kernel ("1-stage") ----
+// For a few tokens the pipeline's fixed costs (the sorting launch, the chain from sorted ids to the first
+// weight load in each stage, the re-quantisation between them) weigh more than its bytes. A fused
+// instance runs as one kernel: `ctas` CTAs per expert that the tokens use (found from topk_ids in the
+// kernel, no sorting), each CTA streaming a 1/ctas slice of the expert's gate/up rows and then of its
+// down-projection rows; the stage-1 output is exchanged through L2 between the expert's CTAs and
+// re-quantised per 1x128 in every CTA as quantize_stage1 does; each token's output slice is summed over
+// its slots, in slot order, by the CTA that completes it (kernels/moe_2stages/fused.cuh).
+struct FusedParams {
+  int id;            // index into fused_instances(); stable
+  const char* name;  // unique, stable
+  int ctas;          // CTAs an expert
+  int stages;        // 16 KiB weight slots in flight a CTA
+};
+std::span<const FusedParams> fused_instances();
+// Tokens a fused instance takes at most (an expert's routed rows are one 8-wide MMA tile).
+constexpr int kFusedMaxTokens = 8;
+// CTAs an expert at most.
+constexpr int kFusedMaxCtas = 16;
+// nullptr = can run; else why not. `sms`: the GPU's multiprocessors (the grid must be resident at once).
+const char* fused_why_not(const FusedParams& p, int tokens, int model_dim, int inter_dim, int experts, int topk,
+                          int sm = 90, int sms = 132);
+// Enqueue the kernel; Args needs the inputs, topk_ids/topk_weights, a, y_slots, out and fused_counts.
+gpu::ErrorCode launch_fused(const FusedParams& p, const Args& a, gpu::Stream stream);
+// Ints of fused_counts a launch of these sizes uses.
+size_t fused_count_ints(int tokens, int topk);
 
 // The untuned default for a shape: (stage-1 id, stage-2 id) at block_m 32 unless the shape asks for
 // another, mirroring AITER's default get_block_size_M heuristic (token*topk/experts).

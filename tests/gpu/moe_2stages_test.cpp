@@ -36,6 +36,7 @@ TEST(GpuMoe, StageNamesAreUnique) {
   std::set<std::string> names;
   for (auto st : {kernels::moe_2stages::Stage::One, kernels::moe_2stages::Stage::Two})
     for (const auto& p : kernels::moe_2stages::stage_instances(st)) EXPECT_TRUE(names.insert(p.name).second) << p.name;
+  for (const auto& p : kernels::moe_2stages::fused_instances()) EXPECT_TRUE(names.insert(p.name).second) << p.name;
   EXPECT_GE(names.size(), 20u);
 }
 
@@ -45,6 +46,19 @@ TEST(GpuMoe, StageTwoRefusesAnInterDimItCannotHold) {
     EXPECT_NE(km::why_not(p, 16, 7168, 128, 256, 8), nullptr) << p.name;  // one k-block a tile
     EXPECT_NE(km::why_not(p, 16, 7168, 640, 256, 8), nullptr) << p.name;  // five
   }
+}
+
+TEST(GpuMoe, OneLaunchRefusesWhatItCannotHold) {
+  namespace km = kernels::moe_2stages;
+  for (const auto& p : km::fused_instances()) {
+    EXPECT_NE(km::fused_why_not(p, 9, 7168, 256, 256, 8), nullptr) << p.name;   // an expert's 9th row
+    EXPECT_NE(km::fused_why_not(p, 1, 7168, 640, 256, 8), nullptr) << p.name;   // K = inter past the registers
+    EXPECT_NE(km::fused_why_not(p, 1, 7168, 256, 256, 8, 89), nullptr) << p.name;  // no TMA
+    EXPECT_NE(km::fused_why_not(p, 1, 7168, 256, 256, 8, 90, 7), nullptr) << p.name;  // not all resident at once
+  }
+  int runnable = 0;
+  for (const auto& p : km::fused_instances()) runnable += km::fused_why_not(p, 1, 7168, 256, 256, 8) == nullptr;
+  EXPECT_EQ(runnable, static_cast<int>(km::fused_instances().size())) << "DeepSeek-V3 TP8 at 1 token";
 }
 
 TEST(GpuMoe, EveryPipelineMatchesTheReference) {
@@ -57,7 +71,11 @@ TEST(GpuMoe, EveryPipelineMatchesTheReference) {
   // token, model_dim, inter_dim, experts, topk, doweight_stage1, skewed routing
   const int shapes[][7] = {{1, 1024, 256, 16, 4, 0, 0},  {3, 7168, 256, 256, 8, 0, 0}, {37, 512, 384, 8, 2, 1, 0},
                            {300, 768, 512, 32, 8, 0, 0}, {129, 1024, 256, 4, 4, 0, 0}, {1000, 512, 256, 64, 6, 1, 0},
-                           {64, 1024, 256, 32, 8, 0, 1}, {257, 512, 384, 128, 8, 1, 1}};
+                           {64, 1024, 256, 32, 8, 0, 1}, {257, 512, 384, 128, 8, 1, 1},
+                           // the one-launch kernel (<= 8 tokens, tokens*topk*ctas <= SMs): 16..64 gate rows a
+                           // CTA, inter 256..512, a last stage-2 chunk cut short (640 / 8 = 80 columns a CTA),
+                           // up to 8 rows an expert
+                           {2, 640, 256, 8, 2, 0, 0},    {2, 1024, 384, 32, 8, 0, 1},  {8, 2048, 512, 8, 1, 1, 1}};
   int passed = 0;
   std::set<std::string> ran;
   for (const auto& s : shapes) {

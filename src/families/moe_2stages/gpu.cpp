@@ -32,6 +32,7 @@ namespace {
 
 constexpr int kBlockMs[] = {16, 32, 64, 128};
 constexpr int kPipelineIdStride = 1000;  // kernelId = stage-1 id * stride + stage-2 id
+constexpr int kFusedIdBase = 900000;     // kernelId of a one-launch instance: base + its id
 
 struct Shape {
   int T = 0, D = 0, I = 0, E = 0, topk = 0;
@@ -84,6 +85,7 @@ struct MoeGpuWorkload final : Workload {
   std::vector<Sorted> sorted;  // one per block_m in kBlockMs
   std::optional<DeviceOutput> a;              // stage-1 output, bf16 [tokens*topk, inter]
   gpu::DeviceBuffer aq, a_scale, y_slots;     // its re-quantised copy, stage-2 per-slot rows
+  gpu::DeviceBuffer fused_counts;             // the one-launch kernel's per-token counts (kept zeroed)
   std::optional<MoeOutput> y;
   MoeInputs host_in;                          // the inputs (one set), for the stage-2 reference of a check
   MoeParams mp;
@@ -104,6 +106,8 @@ void MoeOutput::poison() {
   w_.aq.memset_async(0xff, backend_.stream());  // fp8 e4m3fn 0xff is a NaN
   w_.y_slots.memset_async(0xff, backend_.stream());
   for (auto& so : w_.sorted) so.num_valid.memset_async(0, backend_.stream());
+  // Zero, as the kernel leaves them: a launch cut short must not carry counts into the next candidate.
+  w_.fused_counts.memset_async(0, backend_.stream());
 }
 
 CheckResult MoeOutput::check(const Reference& ref, const Tolerance& tol) {
@@ -132,6 +136,43 @@ CheckResult MoeOutput::check(const Reference& ref, const Tolerance& tol) {
   return check_moe_stages(w_.host_in, w_.mp, o, tol);
 }
 
+// The kernels' arguments for input set `set`, all but the sorted routing.
+moe::Args stage_args(MoeGpuWorkload& w, int set) {
+  const size_t i = static_cast<size_t>(set);
+  moe::Args a{};
+  a.tokens = w.s.T;
+  a.topk = w.s.topk;
+  a.model_dim = w.s.D;
+  a.inter_dim = w.s.I;
+  a.experts = w.s.E;
+  a.doweight_stage1 = w.doweight_stage1;
+  a.xq = w.xq[i].as<uint8_t>();
+  a.x_scale = w.xs[i].as<float>();
+  a.w1q = w.w1q[i].as<uint8_t>();
+  a.w1_scale = w.w1s[i].as<float>();
+  a.a = w.a->data();
+  a.w2q = w.w2q[i].as<uint8_t>();
+  a.w2_scale = w.w2s[i].as<float>();
+  a.aq = w.aq.as<uint8_t>();
+  a.a_scale = w.a_scale.as<float>();
+  a.y_slots = w.y_slots.as<uint16_t>();
+  a.out = w.y->data();
+  a.topk_ids = w.topk_ids.as<int32_t>();
+  a.topk_weights = w.topk_weights.as<float>();
+  a.fused_counts = w.fused_counts.as<int>();
+  return a;
+}
+
+// The key's limits that every GPU candidate shares; empty = none.
+std::string gpu_key_why_not(const ProblemKey& key) {
+  if (key.get("use_g1u1") != "1") return "only g1u1 (gate and up fused) is implemented";
+  if (key.get("q_type") != "QuantType.per_1x128") return fmt::format("{} is not implemented on the GPU", key.get("q_type"));
+  auto act = activation_from_string(key.get("act_type"));
+  if (!act || *act != Activation::Silu) return fmt::format("{} is not implemented on the GPU", key.get("act_type"));
+  if (key.get("q_dtype_w").find("fnuz") != std::string::npos) return "fp8 e4m3fnuz weights are AMD-only";
+  return {};
+}
+
 std::string pipeline_name(const moe::StageParams& s1, const moe::StageParams& s2) {
   return fmt::format("{}+{}", s1.name, s2.name);
 }
@@ -142,11 +183,7 @@ class PipelineInstance final : public Instance {
       : Instance(std::move(d)), s1_(s1), s2_(s2), sm_(sm) {}
 
   std::string why_not(const ProblemKey& key) const override {
-    if (key.get("use_g1u1") != "1") return "only g1u1 (gate and up fused) is implemented";
-    if (key.get("q_type") != "QuantType.per_1x128") return fmt::format("{} is not implemented on the GPU", key.get("q_type"));
-    auto act = activation_from_string(key.get("act_type"));
-    if (!act || *act != Activation::Silu) return fmt::format("{} is not implemented on the GPU", key.get("act_type"));
-    if (key.get("q_dtype_w").find("fnuz") != std::string::npos) return "fp8 e4m3fnuz weights are AMD-only";
+    if (auto why = gpu_key_why_not(key); !why.empty()) return why;
     const Shape s = shape_of(key);
     for (const auto* p : {&s1_, &s2_})
       if (const char* why = moe::why_not(*p, s.T, s.D, s.I, s.E, s.topk, sm_)) return why;
@@ -163,7 +200,6 @@ class PipelineInstance final : public Instance {
   std::string part_name(int p) const override { return kPartNames[static_cast<int>(part_at(p))]; }
   void launch_part(Workload& base, int set, int part_index) override {
     auto& w = static_cast<MoeGpuWorkload&>(base);
-    const size_t i = static_cast<size_t>(set);
     Sorted& so = w.sorted_for(s1_.block_m);
     const Part part = part_at(part_index);
     if (part == Part::Sort) {
@@ -190,29 +226,12 @@ class PipelineInstance final : public Instance {
       CKTUNE_GPU_CHECK(moe::sort(sa, w.stream()));
       return;
     }
-    moe::Args a{};
+    moe::Args a = stage_args(w, set);
     a.sorted_ids = so.ids.as<int32_t>();
     a.sorted_weights = so.weights.as<float>();
     a.sorted_expert_ids = so.expert_ids.as<int32_t>();
     a.num_valid_ids = so.num_valid.as<int32_t>();
     a.max_blocks = so.max_blocks;
-    a.tokens = w.s.T;
-    a.topk = w.s.topk;
-    a.model_dim = w.s.D;
-    a.inter_dim = w.s.I;
-    a.experts = w.s.E;
-    a.doweight_stage1 = w.doweight_stage1;
-    a.xq = w.xq[i].as<uint8_t>();
-    a.x_scale = w.xs[i].as<float>();
-    a.w1q = w.w1q[i].as<uint8_t>();
-    a.w1_scale = w.w1s[i].as<float>();
-    a.a = w.a->data();
-    a.w2q = w.w2q[i].as<uint8_t>();
-    a.w2_scale = w.w2s[i].as<float>();
-    a.aq = w.aq.as<uint8_t>();
-    a.a_scale = w.a_scale.as<float>();
-    a.y_slots = w.y_slots.as<uint16_t>();
-    a.out = w.y->data();
     if (part == Part::Stage1) {  // stage 1 and its re-quantisation for stage 2
       CKTUNE_GPU_CHECK(moe::launch(s1_, a, w.stream()));
       CKTUNE_GPU_CHECK(moe::quantize_stage1(a, w.stream()));
@@ -233,6 +252,43 @@ class PipelineInstance final : public Instance {
   moe::StageParams s1_, s2_;
   int sm_;
 };
+
+// The one-launch decode kernel (moe::FusedParams): no sorting, both stages and the sum over the slots in
+// one kernel, written as AITER writes a 1-stage row (run_1stage = 1, no kernelName2). It writes the
+// stage-1 output too, so that it is checked stage by stage like a pipeline.
+class FusedInstance final : public Instance {
+ public:
+  FusedInstance(const moe::FusedParams& p, InstanceDesc d, int sm, int sms)
+      : Instance(std::move(d)), p_(p), sm_(sm), sms_(sms) {}
+  std::string why_not(const ProblemKey& key) const override {
+    if (auto why = gpu_key_why_not(key); !why.empty()) return why;
+    const Shape s = shape_of(key);
+    if (const char* why = moe::fused_why_not(p_, s.T, s.D, s.I, s.E, s.topk, sm_, sms_)) return why;
+    return {};
+  }
+  void launch(Workload& base, int set) override {
+    auto& w = static_cast<MoeGpuWorkload&>(base);
+    CKTUNE_GPU_CHECK(moe::launch_fused(p_, stage_args(w, set), w.stream()));
+  }
+
+ private:
+  moe::FusedParams p_;
+  int sm_, sms_;
+};
+
+InstanceDesc fused_desc(const moe::FusedParams& p) {
+  InstanceDesc d;
+  d.id = kFusedIdBase + p.id;
+  d.name = p.name;
+  d.family = Family::Moe2Stages;
+  d.provider = Provider::Cktune;
+  d.backend = BackendKind::Gpu;
+  d.split_k = 1;
+  // block_m 0: no sorted blocks (AITER's 1-stage rows name the block size of their sorting).
+  d.params = {{"block_m", "0"}, {"stage1", p.name}, {"ctas", std::to_string(p.ctas)},
+              {"stages", std::to_string(p.stages)}};
+  return d;
+}
 
 struct Pipeline {
   moe::StageParams s1, s2;
@@ -268,12 +324,15 @@ class MoeGpuUnit final : public FamilyUnit {
   std::vector<InstanceDesc> describe() const override {
     std::vector<InstanceDesc> out;
     for (auto& p : pipelines()) out.push_back(std::move(p.desc));
+    for (const auto& f : moe::fused_instances()) out.push_back(fused_desc(f));
     return out;
   }
   std::vector<InstancePtr> instances(Backend& backend) const override {
     const int sm = static_cast<GpuBackend&>(backend).sm();
     std::vector<InstancePtr> out;
     for (auto& p : pipelines()) out.push_back(std::make_unique<PipelineInstance>(p.s1, p.s2, std::move(p.desc), sm));
+    const int sms = backend.device().cu_num;
+    for (const auto& f : moe::fused_instances()) out.push_back(std::make_unique<FusedInstance>(f, fused_desc(f), sm, sms));
     return out;
   }
   std::string default_instance(const ProblemKey& key, const Backend& backend) const override {
@@ -343,6 +402,8 @@ class MoeGpuUnit final : public FamilyUnit {
     wl->aq = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * s.I);
     wl->a_scale = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * (s.I / 128) * 4);
     wl->y_slots = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * s.D * 2);
+    wl->fused_counts = gpu::DeviceBuffer(std::max<size_t>(moe::fused_count_ints(s.T, s.topk) * 4, 256));
+    wl->fused_counts.memset_async(0, stream);
     wl->y.emplace(backend, cells, *wl);
 
     // Reference on the CPU: every token when affordable, else tokens sampled (first and last included);
@@ -371,6 +432,7 @@ class MoeGpuUnit final : public FamilyUnit {
 
   std::vector<std::string> tuned_row(const ProblemKey& key, const DeviceInfo& device, const CandidateResult& winner,
                                      const InstanceDesc& desc) const override {
+    if (desc.param("stage2").empty()) return moe_single_unit_tuned_row(key, device, winner, desc);
     MoeRowParts parts;
     parts.block_m = std::stoi(desc.param("block_m"));
     parts.ksplit = winner.split_k > 1 ? winner.split_k : 0;
