@@ -109,12 +109,8 @@ const char* fused_why_not(const FusedParams& p, int tokens, int model_dim, int i
   if (static_cast<long long>(tokens) * topk * p.ctas > sms) return "more CTAs than multiprocessors (tokens * topk * ctas)";
   if (model_dim % 128 != 0 || inter_dim % 128 != 0) return "model_dim and inter_dim must be multiples of 128";
   if (inter_dim / 128 < 2 || inter_dim / 128 > 4) return "stage 2 keeps K = inter_dim in registers: 256..512 only";
-  if (inter_dim % p.ctas != 0 || model_dim % p.ctas != 0) return "the CTAs do not divide the expert's rows";
-  const detail::FusedGeom g = detail::fused_geom(p.ctas, model_dim, inter_dim);
-  if (g.rg % 16 != 0 || g.g1 > 8) return "each CTA's gate rows must be 16, 32, 48 or 64 (inter_dim / ctas)";
-  if (g.rd % 16 != 0) return "each CTA's output columns (model_dim / ctas) must be a multiple of 16";
-  if (detail::fused_layout(p.stages, model_dim, inter_dim, detail::fused_x_rows(tokens)).total > kMaxSharedBytes)
-    return "the ring and the tokens' rows do not fit in shared memory";
+  if (const char* why = detail::fused_geom_why_not(p.ctas, p.stages, tokens, model_dim, inter_dim, kMaxSharedBytes))
+    return why;
   if (static_cast<long long>(experts) * 2 * inter_dim >= (1ll << 31) || static_cast<long long>(experts) * model_dim >= (1ll << 31))
     return "expert weight rows exceed the tensor map's 32-bit coordinates";
   if (static_cast<long long>(tokens) * topk > 65535) return "more routed pairs than grid rows";
