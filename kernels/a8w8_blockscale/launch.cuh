@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "../common/instance_table.hpp"
 #include "a8w8_blockscale.hpp"
 #include "mma_splitk.cuh"
 #if defined(CKTUNE_CUDA)
@@ -82,10 +83,7 @@ gpu::ErrorCode launch_mma(const InstanceParams&, const Args&, gpu::Stream) {
 }
 #endif
 
-struct Entry {
-  InstanceParams params;
-  LaunchFn launch;
-};
+using Entry = TableEntry<InstanceParams, LaunchFn>;
 
 // One row per kernel configuration and split count. KBS = 128-K blocks per pipeline stage.
 #define CKTUNE_MMA(BM, BN, WN, WM, WK, ST, KBS, SK)                                                         \
@@ -219,19 +217,9 @@ struct Entry {
 
 // One table: the entries of one Scaling, ids assigned in order, names built from the parameters.
 template <size_t N>
-struct Table {
-  std::array<InstanceParams, N> params{};
-  std::array<std::string, N> names;
-  std::array<LaunchFn, N> launch{};
-  explicit Table(const std::array<Entry, N>& entries) {
-    for (size_t i = 0; i < N; ++i) {
-      params[i] = entries[i].params;
-      params[i].id = static_cast<int>(i);
-      names[i] = instance_name(params[i]);
-      params[i].name = names[i].c_str();
-      launch[i] = entries[i].launch;
-    }
-  }
+struct Table : InstanceTable<InstanceParams, LaunchFn, N> {
+  explicit Table(const std::array<Entry, N>& entries)
+      : InstanceTable<InstanceParams, LaunchFn, N>(entries, [](const InstanceParams& p) { return instance_name(p); }) {}
 };
 
 // The two tables of a8w8_pertoken.cu (a8w8, a8w8_bpreshuffle).

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <string>
 
+#include "../common/instance_table.hpp"
 #include "fused.cuh"
 #include "moe_2stages.hpp"
 
@@ -56,10 +57,7 @@ gpu::ErrorCode launch_fused_cfg(const FusedParams&, const Args&, gpu::Stream) {
 }
 #endif
 
-struct FusedEntry {
-  FusedParams params;
-  FusedLaunchFn launch;
-};
+using FusedEntry = TableEntry<FusedParams, FusedLaunchFn>;
 
 #define CKTUNE_FUSED(C, NS) \
   FusedEntry { FusedParams{0, nullptr, C, NS}, &launch_fused_cfg<C, NS> }
@@ -67,30 +65,16 @@ struct FusedEntry {
 const std::array kFused = {CKTUNE_FUSED(16, 8), CKTUNE_FUSED(8, 8), CKTUNE_FUSED(4, 8), CKTUNE_FUSED(16, 6)};
 #undef CKTUNE_FUSED
 
-struct FusedTable {
-  std::array<std::string, kFused.size()> names;
-  std::array<FusedParams, kFused.size()> p;
-  FusedTable() {
-    for (size_t i = 0; i < kFused.size(); ++i) {
-      p[i] = kFused[i].params;
-      names[i] = "cktune_moe_1stage_c" + std::to_string(p[i].ctas) + "_st" + std::to_string(p[i].stages);
-      p[i].id = static_cast<int>(i);
-      p[i].name = names[i].c_str();
-    }
-  }
-};
-
-const FusedTable& fused_table() {
-  static const FusedTable t;
+const InstanceTable<FusedParams, FusedLaunchFn, kFused.size()>& fused_table() {
+  static const InstanceTable<FusedParams, FusedLaunchFn, kFused.size()> t(kFused, [](const FusedParams& p) {
+    return "cktune_moe_1stage_c" + std::to_string(p.ctas) + "_st" + std::to_string(p.stages);
+  });
   return t;
 }
 
 }  // namespace
 
-std::span<const FusedParams> fused_instances() {
-  const FusedTable& t = fused_table();
-  return {t.p.data(), t.p.size()};
-}
+std::span<const FusedParams> fused_instances() { return fused_table().rows(); }
 
 const char* fused_why_not(const FusedParams& p, int tokens, int model_dim, int inter_dim, int experts, int topk,
                           int sm, int sms) {
@@ -119,7 +103,7 @@ const char* fused_why_not(const FusedParams& p, int tokens, int model_dim, int i
 }
 
 gpu::ErrorCode launch_fused(const FusedParams& p, const Args& a, gpu::Stream stream) {
-  return kFused[static_cast<size_t>(p.id)].launch(p, a, stream);
+  return fused_table().launch[static_cast<size_t>(p.id)](p, a, stream);
 }
 
 size_t fused_count_ints(int tokens, int topk) {

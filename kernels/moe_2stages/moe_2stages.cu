@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 
+#include "../common/instance_table.hpp"
 #include "stages.cuh"
 #include "stages_wgmma.cuh"
 
@@ -106,10 +107,7 @@ gpu::ErrorCode launch_wg(const StageParams&, const Args&, gpu::Stream) {
 }
 #endif
 
-struct Entry {
-  StageParams params;
-  LaunchFn launch;
-};
+using Entry = TableEntry<StageParams, LaunchFn>;
 
 // Stage 1: tile_n weight rows (half gate, half up), block_m rows, WN x WM warps, ST stages, split S.
 #define CKTUNE_S1(TN, BM, WN, WM, ST, S)                                                    \
@@ -178,49 +176,35 @@ const std::array kStage2 = {
 #undef CKTUNE_WG2
 #undef CKTUNE_WG2A
 
-struct Table {
-  std::array<std::string, kStage1.size()> names1;
-  std::array<std::string, kStage2.size()> names2;
-  std::array<StageParams, kStage1.size()> p1;
-  std::array<StageParams, kStage2.size()> p2;
-  Table() {
-    for (size_t i = 0; i < kStage1.size(); ++i) {
-      const StageParams& s = kStage1[i].params;
-      names1[i] = s.engine == Engine::Wgmma
-                      ? "cktune_moe_s1wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
-                            std::to_string(s.stages) + (s.split_k > 1 ? "_sk" + std::to_string(s.split_k) : "")
-                      : "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
-                            std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
-      p1[i] = s;
-      p1[i].id = static_cast<int>(i);
-      p1[i].name = names1[i].c_str();
-    }
-    for (size_t i = 0; i < kStage2.size(); ++i) {
-      const StageParams& s = kStage2[i].params;
-      names2[i] = s.engine == Engine::Wgmma
-                      ? "cktune_moe_s2wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
-                            std::to_string(s.stages) + (s.staged_store ? "_so" : "") + (s.accumulate ? "_acc" : "") +
-                            (s.accumulate && s.col_group > 0 ? "_g" + std::to_string(s.col_group) : "")
-                      : "cktune_moe_s2_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
-                            std::to_string(s.warps) + (s.accumulate ? "_acc" : "");
-      p2[i] = s;
-      p2[i].id = static_cast<int>(i);
-      p2[i].name = names2[i].c_str();
-    }
-  }
-};
+std::string stage1_name(const StageParams& s) {
+  return s.engine == Engine::Wgmma
+             ? "cktune_moe_s1wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
+                   std::to_string(s.stages) + (s.split_k > 1 ? "_sk" + std::to_string(s.split_k) : "")
+             : "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
+                   std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
+}
+std::string stage2_name(const StageParams& s) {
+  return s.engine == Engine::Wgmma
+             ? "cktune_moe_s2wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
+                   std::to_string(s.stages) + (s.staged_store ? "_so" : "") + (s.accumulate ? "_acc" : "") +
+                   (s.accumulate && s.col_group > 0 ? "_g" + std::to_string(s.col_group) : "")
+             : "cktune_moe_s2_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
+                   std::to_string(s.warps) + (s.accumulate ? "_acc" : "");
+}
 
-const Table& table() {
-  static const Table t;
+const InstanceTable<StageParams, LaunchFn, kStage1.size()>& table1() {
+  static const InstanceTable<StageParams, LaunchFn, kStage1.size()> t(kStage1, stage1_name);
+  return t;
+}
+const InstanceTable<StageParams, LaunchFn, kStage2.size()>& table2() {
+  static const InstanceTable<StageParams, LaunchFn, kStage2.size()> t(kStage2, stage2_name);
   return t;
 }
 
 }  // namespace
 
 std::span<const StageParams> stage_instances(Stage stage) {
-  const Table& t = table();
-  if (stage == Stage::One) return {t.p1.data(), t.p1.size()};
-  return {t.p2.data(), t.p2.size()};
+  return stage == Stage::One ? table1().rows() : table2().rows();
 }
 
 const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_dim, int experts, int topk, int sm) {
@@ -258,8 +242,8 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
 bool overlap_launches(int tokens, int topk) { return static_cast<long long>(tokens) * topk <= 16384; }
 
 gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream) {
-  if (p.stage == Stage::One) return kStage1[static_cast<size_t>(p.id)].launch(p, a, stream);
-  return kStage2[static_cast<size_t>(p.id)].launch(p, a, stream);
+  if (p.stage == Stage::One) return table1().launch[static_cast<size_t>(p.id)](p, a, stream);
+  return table2().launch[static_cast<size_t>(p.id)](p, a, stream);
 }
 
 gpu::ErrorCode quantize_stage1(const Args& a, gpu::Stream stream) {
