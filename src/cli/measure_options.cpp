@@ -17,6 +17,10 @@ void add_measure_options(CLI::App* cmd, MeasureOptions& o, std::string& gpus_tex
   cmd->add_option("--min-time-ms", o.protocol.min_time_ms,
                   "Keep timing until this much total kernel time (milliseconds; 0 = --iters alone)")
       ->capture_default_str();
+  cmd->add_option("--settle-ms", o.protocol.settle_ms,
+                  "Drop the first timed launches of a kernel of 100 us or longer until they add up to this much "
+                  "(or 40 launches), so that the GPU's clocks have settled under the load (milliseconds; default: "
+                  "100 on the GPU, 0 = off, on the CPU off)");
   cmd->add_option("--rotate", o.protocol.rotate,
                   "Input sets rotated through (count; 0 = enough to exceed the last-level cache twice)")
       ->capture_default_str();

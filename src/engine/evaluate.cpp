@@ -321,6 +321,7 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
   screen.warmup = 1;
   screen.iters = std::max(1, job.screen_iters);
   screen.min_time_ms = 0;
+  screen.settle_ms = 0;  // a brief look only; the full timing settles
   // The probe follows the verification launch, which served as its warm-up (module loaded, caches warm).
   Protocol probe = screen;
   probe.warmup = 0;

@@ -66,7 +66,7 @@ nlohmann::json to_json(const Job& job) {
       {"seed", job.seed},
       {"protocol",
        {{"warmup", p.warmup}, {"iters", p.iters}, {"min_time_ms", p.min_time_ms}, {"max_iters", p.max_iters},
-        {"rotate", p.rotate}, {"seed", p.seed}, {"routing", p.routing}}},
+        {"rotate", p.rotate}, {"seed", p.seed}, {"routing", p.routing}, {"settle_ms", p.settle_ms}}},
       {"tolerance",
        {{"rtol", job.tolerance.rtol}, {"atol", job.tolerance.atol}, {"max_err_ratio", job.tolerance.max_err_ratio},
         {"max_row_err_ratio", job.tolerance.max_row_err_ratio}}},
@@ -96,6 +96,7 @@ Job job_from_json(const nlohmann::json& j) {
   job.protocol.rotate = int_from<int>(p.at("rotate"));
   job.protocol.seed = int_from<std::uint64_t>(p.at("seed"));
   job.protocol.routing = p.value("routing", std::string("uniform"));
+  job.protocol.settle_ms = p.value("settle_ms", 0.0);
   const auto& t = j.at("tolerance");
   job.tolerance.rtol = t.at("rtol").get<double>();
   job.tolerance.atol = t.at("atol").get<double>();

@@ -13,9 +13,10 @@
 namespace cktune {
 
 std::string Protocol::describe(int sets_used) const {
-  return fmt::format("timer={};warmup={};iters={};min_time_ms={};rotate={};stat=median;seed={}{}",
+  return fmt::format("timer={};warmup={};iters={};min_time_ms={};rotate={};stat=median;seed={}{}{}",
                      timer.empty() ? "unknown" : timer, warmup, iters, min_time_ms, sets_used, seed,
-                     routing == "uniform" ? std::string() : ";routing=" + routing);
+                     routing == "uniform" ? std::string() : ";routing=" + routing,
+                     settle_ms > 0 ? fmt::format(";settle_ms={}", settle_ms) : std::string());
 }
 
 double percentile(std::vector<double> samples, double p) {
@@ -57,11 +58,16 @@ Measurement measure(Instance& instance, Workload& workload, Timer& timer, const 
   int launch_no = 0;
   for (int i = 0; i < protocol.warmup; ++i) instance.launch(workload, launch_no++ % sets);
 
-  std::vector<double> times;
-  int target = std::max(1, protocol.iters);
-  double total_ms = 0.0;
+  // all: every timed launch; the statistics use all[kept..]. Settling (Protocol::settle_ms) drops the leading
+  // launches of a long kernel until they add up to the settle time, and times as many more.
+  std::vector<double> all;
+  size_t kept = 0;
+  bool settled = protocol.settle_ms <= 0;
+  const int iters = std::max(1, protocol.iters);
+  int target = iters;
   while (true) {
-    int chunk = target - static_cast<int>(times.size());
+    int chunk = target - static_cast<int>(all.size() - kept);
+    chunk = std::clamp(chunk, 1, std::max(1, protocol.max_iters - static_cast<int>(all.size())));
     timer.reserve(chunk);
     for (int i = 0; i < chunk; ++i) {
       timer.begin(i);
@@ -70,15 +76,40 @@ Measurement measure(Instance& instance, Workload& workload, Timer& timer, const 
     }
     std::vector<double> got = timer.collect_us();
     if (static_cast<int>(got.size()) != chunk) throw Error("timer returned a wrong number of samples");
-    for (double t : got) total_ms += t / 1000.0;
-    times.insert(times.end(), got.begin(), got.end());
-    if (total_ms >= protocol.min_time_ms || static_cast<int>(times.size()) >= protocol.max_iters) break;
+    all.insert(all.end(), got.begin(), got.end());
+    if (!settled) {
+      const double typical_us = percentile(all, 0.5);
+      if (typical_us < Protocol::kSettleMinUs) {
+        settled = true;  // short launches: nothing to drop
+      } else {
+        const double need_us = std::min(protocol.settle_ms * 1000.0, Protocol::kSettleLaunches * typical_us);
+        double sum = 0.0;
+        size_t k = 0;
+        while (k < all.size() && sum < need_us) sum += all[k++];
+        if (sum >= need_us) {
+          settled = true;
+          kept = k;
+        } else {
+          kept = all.size();  // still settling: everything so far is dropped
+        }
+      }
+    }
+    const bool at_cap = static_cast<int>(all.size()) >= protocol.max_iters;
+    if (at_cap && all.size() == kept) kept = 0;  // never settled within the cap: keep everything
+    const int have = static_cast<int>(all.size() - kept);
+    double total_ms = 0.0;
+    for (size_t i = kept; i < all.size(); ++i) total_ms += all[i] / 1000.0;
+    if (at_cap || (settled && have >= iters && total_ms >= protocol.min_time_ms)) break;
+    if (!settled || have < iters) {
+      target = iters;
+      continue;
+    }
     // Not enough time yet: grow geometrically toward min_time_ms.
-    double per_iter_ms = total_ms / static_cast<double>(times.size());
-    double more = per_iter_ms > 0 ? (protocol.min_time_ms - total_ms) / per_iter_ms : times.size();
-    target = static_cast<int>(times.size()) +
-             std::clamp(static_cast<int>(std::ceil(more)), 1, protocol.max_iters - static_cast<int>(times.size()));
+    double per_iter_ms = total_ms / static_cast<double>(have);
+    double more = per_iter_ms > 0 ? (protocol.min_time_ms - total_ms) / per_iter_ms : have;
+    target = have + std::max(1, static_cast<int>(std::ceil(more)));
   }
+  const std::vector<double> times(all.begin() + static_cast<std::ptrdiff_t>(kept), all.end());
 
   Measurement m;
   m.iters = static_cast<int>(times.size());

@@ -28,6 +28,8 @@ void MeasureOptions::validate() const {
   require(finite(protocol.min_time_ms) && protocol.min_time_ms >= 0 && protocol.min_time_ms <= 600000,
           "--min-time-ms", protocol.min_time_ms, "a number of milliseconds from 0 to 600000");
   require(protocol.rotate >= 0 && protocol.rotate <= 1024, "--rotate", protocol.rotate, "from 0 (automatic) to 1024");
+  require(protocol.settle_ms < 0 ? protocol.settle_ms == -1 : (finite(protocol.settle_ms) && protocol.settle_ms <= 60000),
+          "--settle-ms", protocol.settle_ms, "a number of milliseconds from 0 (off) to 60000");
   require(err_ratio < 0 ? err_ratio == -1 : (finite(err_ratio) && err_ratio <= 1), "--errRatio", err_ratio,
           "a fraction from 0 to 1");
   require(finite(max_row_err_ratio) && max_row_err_ratio >= 0 && max_row_err_ratio <= 1, "--max-row-errRatio",
@@ -115,6 +117,8 @@ Job make_job(int id, const ProblemKey& key, std::vector<std::string> candidates,
   j.seed = o.protocol.seed;
   j.protocol = o.protocol;
   j.protocol.timer = std::string(timer_name);
+  // Settling is for a GPU's clocks (the events timer); the CPU's timing does not need it.
+  if (j.protocol.settle_ms < 0) j.protocol.settle_ms = timer_name == "events" ? kDefaultGpuSettleMs : 0.0;
   j.tolerance.max_err_ratio = o.err_limit(key.family);
   j.tolerance.max_row_err_ratio = o.max_row_err_ratio;
   return j;

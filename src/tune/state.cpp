@@ -38,6 +38,7 @@ std::string run_identity(const TuneOptions& o, Family family, const std::vector<
                       {"iters", o.measure.protocol.iters},     {"err_ratio", o.measure.err_ratio}};
   // A different decision rule is a different run: its journal must not mark shapes as done.
   if (o.min_improvement_pct) j["min_improvement_pct"] = *o.min_improvement_pct;
+  if (o.measure.protocol.settle_ms >= 0) j["settle_ms"] = o.measure.protocol.settle_ms;  // only when given
   nlohmann::json k = nlohmann::json::array();
   for (const auto& key : keys) k.push_back(key.cells);
   j["keys"] = k;
@@ -139,7 +140,7 @@ void write_provenance(const TuneOptions& o, Family family, const std::vector<Dev
   }
   const Protocol& p = o.measure.protocol;
   j["protocol"] = {{"warmup", p.warmup}, {"iters", p.iters},
-                   {"min_time_ms", p.min_time_ms}, {"rotate", p.rotate},
+                   {"min_time_ms", p.min_time_ms}, {"rotate", p.rotate}, {"settle_ms", p.settle_ms},
                    {"stat", "median"}, {"errRatio", o.measure.err_limit(family)}, {"max_row_errRatio", o.measure.max_row_err_ratio},
                    {"retime_tolerance", o.retime_tolerance}, {"tie_tolerance", o.tie_tolerance}};
   j["seed"] = p.seed;

@@ -16,10 +16,17 @@ struct Protocol {
   double min_time_ms = 0.0;  // keep timing until this much total time, if larger than iters give
   int max_iters = 100000;
   int rotate = 0;            // input sets rotated through; 0 = enough to exceed the L2 (at least 2)
+  // Long launches first settle the device's clocks: the leading timed launches are dropped until they add up
+  // to min(settle_ms, kSettleLaunches launches) when a launch takes at least kSettleMinUs (docs/perf.md,
+  // 2026-11-25: under sustained load an H200's SM clock swings 1440-1980 MHz for its first ~50-100 ms). < 0 =
+  // the backend's default (the GPU's events timer: 100 ms; the CPU: 0, off); 0 = off.
+  double settle_ms = -1.0;
+  static constexpr int kSettleLaunches = 40;
+  static constexpr double kSettleMinUs = 100.0;
   std::uint64_t seed = 0;
   std::string timer;         // "events" (GPU) or "steady_clock" (CPU); filled by the backend
   std::string routing = "uniform";  // MoE families: how tokens are routed to experts (uniform, skewed)
-  // "timer=events;warmup=5;iters=101;min_time_ms=0;rotate=4;stat=median;seed=0"
+  // "timer=events;warmup=5;iters=101;min_time_ms=0;rotate=4;stat=median;seed=0" (+ ";settle_ms=100" when on)
   std::string describe(int sets_used) const;
 };
 

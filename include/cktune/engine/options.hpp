@@ -40,8 +40,11 @@ DeviceChoice choose_devices(const MeasureOptions& options);
 std::vector<WorkerSpec> worker_specs(const DeviceChoice& choice);
 PoolOptions pool_options(const MeasureOptions& options);
 
+// The settle time of the GPU's timing when --settle-ms is not given (Protocol::settle_ms).
+constexpr double kDefaultGpuSettleMs = 100.0;
+
 // A job for `key` with the protocol and limits of `options` (bench and tune add their own policy:
-// screening, re-timing, confirmation).
+// screening, re-timing, confirmation); a negative settle time becomes the backend's default.
 Job make_job(int id, const ProblemKey& key, std::vector<std::string> candidates, const MeasureOptions& options,
              std::string_view timer_name);
 

@@ -117,6 +117,49 @@ TEST(Measure, MaxItersCapsMinTime) {
   EXPECT_EQ(m.iters, 20);
 }
 
+TEST(Measure, LongLaunchesSettleFirst) {
+  // 2 ms launches: the first 20 run at the clocks of a cold GPU (1.5 ms), the next 30 swing (3 ms), then
+  // steady (2.2 ms). Settling drops the leading launches until they add up to min(100 ms, 40 launches).
+  std::vector<double> us(20, 1500.0);
+  for (int i = 0; i < 30; ++i) us.push_back(3000.0);
+  for (int i = 0; i < 200; ++i) us.push_back(2200.0);
+  FakeInstance inst;
+  FakeWorkload wl(2);
+  FakeTimer timer(us);
+  Protocol p;
+  p.warmup = 0;
+  p.iters = 50;
+  p.settle_ms = 100;
+  Measurement m = measure(inst, wl, timer, p);
+  EXPECT_EQ(m.iters, 50);  // as many as asked, after the dropped ones
+  // The first 50 launches' typical time is 3 ms: min(100 ms, 40 x 3 ms) = 100 ms, reached after
+  // 20 x 1.5 + 24 x 3 ms; 6 swinging launches stay among the 50 kept.
+  EXPECT_DOUBLE_EQ(m.median_us, 2200.0);
+  EXPECT_DOUBLE_EQ(m.p90_us, 3000.0);
+  EXPECT_EQ(inst.sets.size(), 94u);  // 44 dropped + 50 kept
+
+  // The same launches without settling: the cold and swinging ones are in the statistics.
+  FakeInstance inst2;
+  FakeTimer timer2(us);
+  p.settle_ms = 0;
+  Measurement plain = measure(inst2, wl, timer2, p);
+  EXPECT_EQ(plain.iters, 50);
+  EXPECT_DOUBLE_EQ(plain.median_us, 3000.0);
+}
+
+TEST(Measure, ShortLaunchesAreNotSettled) {
+  FakeInstance inst;
+  FakeWorkload wl(1);
+  FakeTimer timer(std::vector<double>(100, 20.0));  // 20 us: below the 100 us threshold
+  Protocol p;
+  p.warmup = 0;
+  p.iters = 10;
+  p.settle_ms = 100;
+  Measurement m = measure(inst, wl, timer, p);
+  EXPECT_EQ(m.iters, 10);
+  EXPECT_EQ(inst.sets.size(), 10u);
+}
+
 TEST(Protocol, DescribeNamesEverything) {
   Protocol p;
   p.timer = "steady_clock";
@@ -126,6 +169,8 @@ TEST(Protocol, DescribeNamesEverything) {
   EXPECT_EQ(p.describe(4), "timer=steady_clock;warmup=1;iters=3;min_time_ms=0;rotate=4;stat=median;seed=9");
   p.timer.clear();
   EXPECT_NE(p.describe(1).find("timer=unknown"), std::string::npos);
+  p.settle_ms = 100;
+  EXPECT_NE(p.describe(1).find(";settle_ms=100"), std::string::npos);
 }
 
 Measurement timing(double median, double p10, double p90, double min, int iters, double mean) {
