@@ -56,9 +56,13 @@ TEST(GpuMoe, OneLaunchRefusesWhatItCannotHold) {
     EXPECT_NE(km::fused_why_not(p, 1, 7168, 256, 256, 8, 89), nullptr) << p.name;  // no TMA
     EXPECT_NE(km::fused_why_not(p, 1, 7168, 256, 256, 8, 90, 7), nullptr) << p.name;  // not all resident at once
   }
+#if defined(CKTUNE_CUDA)  // HIP builds have no implementation: every instance is refused there
   int runnable = 0;
   for (const auto& p : km::fused_instances()) runnable += km::fused_why_not(p, 1, 7168, 256, 256, 8) == nullptr;
   EXPECT_EQ(runnable, static_cast<int>(km::fused_instances().size())) << "DeepSeek-V3 TP8 at 1 token";
+#else
+  for (const auto& p : km::fused_instances()) EXPECT_NE(km::fused_why_not(p, 1, 7168, 256, 256, 8), nullptr) << p.name;
+#endif
 }
 
 TEST(GpuMoe, EveryPipelineMatchesTheReference) {
