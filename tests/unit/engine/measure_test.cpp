@@ -89,14 +89,20 @@ TEST(Measure, StatisticsOverTimedLaunchesOnly) {
   EXPECT_EQ(inst.sets, (std::vector<int>{0, 1, 2, 0, 1, 2, 0}));
 }
 
+// A protocol with no warm-up and `iters` timed launches.
+Protocol timed(int iters) {
+  Protocol p;
+  p.warmup = 0;
+  p.iters = iters;
+  return p;
+}
+
 TEST(Measure, MinTimeExtendsTheRun) {
   FakeInstance inst;
   FakeWorkload wl(1);
   // 1 ms per launch; 3 iterations give 3 ms, min_time_ms = 10 asks for 7 more.
   FakeTimer timer(std::vector<double>(100, 1000.0));
-  Protocol p;
-  p.warmup = 0;
-  p.iters = 3;
+  Protocol p = timed(3);
   p.min_time_ms = 10;
   Measurement m = measure(inst, wl, timer, p);
   EXPECT_EQ(m.iters, 10);
@@ -108,9 +114,7 @@ TEST(Measure, MaxItersCapsMinTime) {
   FakeInstance inst;
   FakeWorkload wl(2);
   FakeTimer timer(std::vector<double>(100, 1.0));
-  Protocol p;
-  p.warmup = 0;
-  p.iters = 4;
+  Protocol p = timed(4);
   p.min_time_ms = 1e9;
   p.max_iters = 20;
   Measurement m = measure(inst, wl, timer, p);
@@ -126,9 +130,7 @@ TEST(Measure, LongLaunchesSettleFirst) {
   FakeInstance inst;
   FakeWorkload wl(2);
   FakeTimer timer(us);
-  Protocol p;
-  p.warmup = 0;
-  p.iters = 50;
+  Protocol p = timed(50);
   p.settle_ms = 100;
   Measurement m = measure(inst, wl, timer, p);
   EXPECT_EQ(m.iters, 50);  // as many as asked, after the dropped ones
@@ -151,9 +153,7 @@ TEST(Measure, ShortLaunchesAreNotSettled) {
   FakeInstance inst;
   FakeWorkload wl(1);
   FakeTimer timer(std::vector<double>(100, 20.0));  // 20 us: below the 100 us threshold
-  Protocol p;
-  p.warmup = 0;
-  p.iters = 10;
+  Protocol p = timed(10);
   p.settle_ms = 100;
   Measurement m = measure(inst, wl, timer, p);
   EXPECT_EQ(m.iters, 10);
