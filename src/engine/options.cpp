@@ -108,6 +108,12 @@ PoolOptions pool_options(const MeasureOptions& o) {
   return p;
 }
 
+double settle_ms_for(const Protocol& protocol, std::string_view timer_name) {
+  // Settling is for a GPU's clocks (the events timer); the CPU's timing does not need it.
+  if (protocol.settle_ms >= 0) return protocol.settle_ms;
+  return timer_name == "events" ? kDefaultGpuSettleMs : 0.0;
+}
+
 Job make_job(int id, const ProblemKey& key, std::vector<std::string> candidates, const MeasureOptions& o,
              std::string_view timer_name) {
   Job j;
@@ -117,8 +123,7 @@ Job make_job(int id, const ProblemKey& key, std::vector<std::string> candidates,
   j.seed = o.protocol.seed;
   j.protocol = o.protocol;
   j.protocol.timer = std::string(timer_name);
-  // Settling is for a GPU's clocks (the events timer); the CPU's timing does not need it.
-  if (j.protocol.settle_ms < 0) j.protocol.settle_ms = timer_name == "events" ? kDefaultGpuSettleMs : 0.0;
+  j.protocol.settle_ms = settle_ms_for(o.protocol, timer_name);
   j.tolerance.max_err_ratio = o.err_limit(key.family);
   j.tolerance.max_row_err_ratio = o.max_row_err_ratio;
   return j;

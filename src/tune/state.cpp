@@ -140,7 +140,8 @@ void write_provenance(const TuneOptions& o, Family family, const std::vector<Dev
   }
   const Protocol& p = o.measure.protocol;
   j["protocol"] = {{"warmup", p.warmup}, {"iters", p.iters},
-                   {"min_time_ms", p.min_time_ms}, {"rotate", p.rotate}, {"settle_ms", p.settle_ms},
+                   {"min_time_ms", p.min_time_ms}, {"rotate", p.rotate},
+                   {"settle_ms", settle_ms_for(p, !devices.empty() && devices.front().backend == "gpu" ? "events" : "steady_clock")},
                    {"stat", "median"}, {"errRatio", o.measure.err_limit(family)}, {"max_row_errRatio", o.measure.max_row_err_ratio},
                    {"retime_tolerance", o.retime_tolerance}, {"tie_tolerance", o.tie_tolerance}};
   j["seed"] = p.seed;

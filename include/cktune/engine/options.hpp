@@ -42,6 +42,8 @@ PoolOptions pool_options(const MeasureOptions& options);
 
 // The settle time of the GPU's timing when --settle-ms is not given (Protocol::settle_ms).
 constexpr double kDefaultGpuSettleMs = 100.0;
+// The settle time a run with this timer uses: the protocol's, or the backend's default when it is < 0.
+double settle_ms_for(const Protocol& protocol, std::string_view timer_name);
 
 // A job for `key` with the protocol and limits of `options` (bench and tune add their own policy:
 // screening, re-timing, confirmation); a negative settle time becomes the backend's default.
