@@ -24,13 +24,10 @@ using FusedLaunchFn = gpu::ErrorCode (*)(const FusedParams&, const Args&, gpu::S
 template <int C, int NS, int KB2>
 gpu::ErrorCode launch_kb2(const FusedParams&, const Args& a, gpu::Stream stream) {
   auto kernel = detail::fused_kernel<C, NS, KB2>;
-  static std::atomic<int> prepared{0};
-  if (prepared.load(std::memory_order_acquire) == 0) {
-    if (auto e = gpu::set_max_dynamic_shared_memory(kernel, kMaxSharedBytes); e != gpu::kSuccess) return e;
-    prepared.store(1, std::memory_order_release);
-  }
+  static std::atomic<int> smem_set{0};
   const detail::FusedGeom g = detail::fused_geom(C, a.model_dim, a.inter_dim);
   const detail::FusedLayout l = detail::fused_layout(NS, a.model_dim, a.inter_dim, detail::fused_x_rows(a.tokens));
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, l.total, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap m1, m2;
   if (!gpu::tma::make_kblock_map(&m1, a.w1q, static_cast<long long>(a.experts) * 2 * a.inter_dim, a.model_dim, g.rg,
                                  g.nk1) ||

@@ -312,12 +312,6 @@ __global__ void __launch_bounds__(kFusedThreads, 1)
   // Stage 2 on wgmma (m64n8k32): 64-row groups of w2 (A) against the 8 rows' re-quantised activations (B),
   // a fresh partial per k-block promoted with its scales; warpgroup wg takes the groups g2 = wg mod 2.
   const int wg = warp / 4, wrow = (warp % 4) * 16 + g4;  // this thread's first row in a group (and +8)
-  float as0[KB2], as1[KB2];
-#pragma unroll
-  for (int kb = 0; kb < KB2; ++kb) {
-    as0[kb] = ascale[(2 * t4) * 4 + kb];
-    as1[kb] = ascale[(2 * t4 + 1) * 4 + kb];
-  }
   const int c0 = 2 * t4, c1 = 2 * t4 + 1;
   // The routed weight goes in once: here, unless stage 1 applied it (doweight_stage1).
   const float wt0 = c0 < m ? (a.doweight_stage1 ? 1.f : rweight[c0]) : 0.f;
@@ -345,14 +339,11 @@ __global__ void __launch_bounds__(kFusedThreads, 1)
         const int kb = 2 * kp + kk;
         if (kb >= KB2) break;
         const float sw0 = w2s[(n0 / 128) * KB2 + kb], sw1 = w2s[((n0 + 8) / 128) * KB2 + kb];
-#pragma unroll
-        for (int k = 0; k < KB2; ++k)  // register-indexed scales: select by an unrolled compare
-          if (k == kb) {
-            o[0] = fmaf(t[kk][0], sw0 * as0[k], o[0]);
-            o[1] = fmaf(t[kk][1], sw0 * as1[k], o[1]);
-            o[2] = fmaf(t[kk][2], sw1 * as0[k], o[2]);
-            o[3] = fmaf(t[kk][3], sw1 * as1[k], o[3]);
-          }
+        const float as0 = ascale[c0 * 4 + kb], as1 = ascale[c1 * 4 + kb];
+        o[0] = fmaf(t[kk][0], sw0 * as0, o[0]);
+        o[1] = fmaf(t[kk][1], sw0 * as1, o[1]);
+        o[2] = fmaf(t[kk][2], sw1 * as0, o[2]);
+        o[3] = fmaf(t[kk][3], sw1 * as1, o[3]);
       }
       if (kp == g.cpg2 - 1) {  // the group's last k-blocks: its rows are done
         const int lrow = g2 * 64 + wrow;

@@ -137,7 +137,7 @@ BenchSummary run_bench(const BenchOptions& o) {
   sum.device = to_string(choice.backend);
   WorkerPool pool(worker_specs(choice), pool_options(o.measure));
   const DeviceInfo dev = pool.start().front();
-  const std::string timer_name = dev.backend == "gpu" ? "events" : "steady_clock";
+  const std::string timer_name(timer_name_for(dev));
   for (size_t i = 0; i < after.tables.size(); ++i) warn_foreign_rows(after.tables[i], after.paths[i], dev);
   if (before)
     for (size_t i = 0; i < before->tables.size(); ++i) warn_foreign_rows(before->tables[i], before->paths[i], dev);

@@ -108,6 +108,10 @@ PoolOptions pool_options(const MeasureOptions& o) {
   return p;
 }
 
+std::string_view timer_name_for(const DeviceInfo& device) {
+  return device.backend == "gpu" ? "events" : "steady_clock";
+}
+
 double settle_ms_for(const Protocol& protocol, std::string_view timer_name) {
   // Settling is for a GPU's clocks (the events timer); the CPU's timing does not need it.
   if (protocol.settle_ms >= 0) return protocol.settle_ms;

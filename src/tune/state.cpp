@@ -141,7 +141,7 @@ void write_provenance(const TuneOptions& o, Family family, const std::vector<Dev
   const Protocol& p = o.measure.protocol;
   j["protocol"] = {{"warmup", p.warmup}, {"iters", p.iters},
                    {"min_time_ms", p.min_time_ms}, {"rotate", p.rotate},
-                   {"settle_ms", settle_ms_for(p, !devices.empty() && devices.front().backend == "gpu" ? "events" : "steady_clock")},
+                   {"settle_ms", settle_ms_for(p, devices.empty() ? "steady_clock" : timer_name_for(devices.front()))},
                    {"stat", "median"}, {"errRatio", o.measure.err_limit(family)}, {"max_row_errRatio", o.measure.max_row_err_ratio},
                    {"retime_tolerance", o.retime_tolerance}, {"tie_tolerance", o.tie_tolerance}};
   j["seed"] = p.seed;

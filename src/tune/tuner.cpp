@@ -219,7 +219,7 @@ TuneSummary run_tune(const TuneOptions& o) {
   WorkerPool pool(worker_specs(devices_wanted), pool_options(o.measure));
   std::vector<DeviceInfo> devices = pool.start();
   const DeviceInfo dev = devices.front();
-  const std::string timer_name = dev.backend == "gpu" ? "events" : "steady_clock";
+  const std::string timer_name(timer_name_for(dev));
   for (const auto& d : devices)
     if (d.gfx != dev.gfx || d.cu_num != dev.cu_num)
       throw Error(fmt::format("workers see different devices ({} with {} CUs vs {} with {})", dev.gfx, dev.cu_num,

@@ -42,6 +42,8 @@ PoolOptions pool_options(const MeasureOptions& options);
 
 // The settle time of the GPU's timing when --settle-ms is not given (Protocol::settle_ms).
 constexpr double kDefaultGpuSettleMs = 100.0;
+// The timer a worker on this device measures with: "events" on a GPU, "steady_clock" on the CPU.
+std::string_view timer_name_for(const DeviceInfo& device);
 // The settle time a run with this timer uses: the protocol's, or the backend's default when it is < 0.
 double settle_ms_for(const Protocol& protocol, std::string_view timer_name);
 
