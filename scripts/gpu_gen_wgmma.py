@@ -29,5 +29,5 @@ def emit(name, struct, shape_k, types, extra, widths, what):
     (root / name).write_text("\n".join(out))
 
 
-emit("wgmma_e4m3.hpp", "WgmmaE4m3", 32, "e4m3.e4m3", "", [8, 64, 96, 128, 160, 192],
+emit("wgmma_e4m3.hpp", "WgmmaE4m3", 32, "e4m3.e4m3", "", [8, 16, 32, 64, 96, 128, 160, 192],
      "wgmma.mma_async m64nNk32 f32 += e4m3 * e4m3, A and B from shared-memory descriptors.")

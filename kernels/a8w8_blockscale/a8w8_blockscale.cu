@@ -16,14 +16,16 @@ constexpr Scaling SC = Scaling::Block128;
 
 // Order is the id: append only once tuned tables exist (ids and names are stored in them). The rows are
 // the lists of launch.cuh, in the order the table had when its ids were first written.
-const std::array kTable = {CKTUNE_MMA_ROWS,        CKTUNE_WGMMA_ROWS,     CKTUNE_WGMMA_DB_ROWS,
-                           CKTUNE_WGMMA_P_ROWS,    CKTUNE_WGMMA_P_DB_ROWS, CKTUNE_WGMMA_K_ROWS};
+const std::array kTable = {CKTUNE_MMA_ROWS,     CKTUNE_WGMMA_ROWS,      CKTUNE_WGMMA_DB_ROWS,
+                           CKTUNE_WGMMA_P_ROWS, CKTUNE_WGMMA_P_DB_ROWS, CKTUNE_WGMMA_K_ROWS,
+                           CKTUNE_WGMMA_SWAP_ROWS};
 #undef CKTUNE_MMA
 #undef CKTUNE_WGMMA
 #undef CKTUNE_WGMMA_P
 #undef CKTUNE_WGMMA_P_DB
 #undef CKTUNE_WGMMA_DB
 #undef CKTUNE_WGMMA_K
+#undef CKTUNE_WGMMA_SWAP
 
 const Table<kTable.size()>& block_table() {
   static const Table<kTable.size()> t(kTable);
@@ -74,9 +76,16 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
   if (sm < p.min_sm) return "the device is too old for this instance's code path";
   if (p.split_k > K / 128) return "split_k exceeds the number of 128-wide K blocks";
   const bool persistent = p.variant == Variant::WgmmaPersistent || p.variant == Variant::WgmmaPersistentDb;
-  const bool hopper_path =
-      p.variant == Variant::Wgmma || p.variant == Variant::WgmmaDb || p.variant == Variant::WgmmaK || persistent;
+  const bool hopper_path = p.variant == Variant::Wgmma || p.variant == Variant::WgmmaDb ||
+                           p.variant == Variant::WgmmaK || p.variant == Variant::WgmmaSwap || persistent;
   if (hopper_path && sm != 90) return "wgmma/TMA path is built for sm_90a only";
+  if (p.variant == Variant::WgmmaSwap) {
+    if (M > 32) return "the swapped-operand decode kernel takes at most 32 tokens (M <= 32)";
+    // Only the smallest token tile that holds M: a larger one adds empty columns and nothing else.
+    int bt = 8;
+    while (bt < M) bt *= 2;
+    if (p.tile_m != bt) return "the swapped-operand kernel runs only its smallest token tile that holds M";
+  }
   if (persistent && N % 8 != 0) return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";
   if (p.variant == Variant::WgmmaPersistentDb && (K / 128) % 2 != 0)
     return "this variant processes 128-K blocks in pairs: K/128 must be even";

@@ -35,6 +35,7 @@ enum class Variant {
   WgmmaPersistent,  // Wgmma as a persistent kernel (one CTA per SM walks the tiles), TMA-store epilogue
   WgmmaPersistentDb,  // WgmmaPersistent with k-blocks in pairs (promotion overlaps the next wgmma)
   WgmmaK,  // Wgmma with 2 or 4 warpgroups per 64-row band taking the k-blocks in turn (medium M)
+  WgmmaSwap,  // decode (M <= 64): Y^T = W * X^T on wgmma, W rows on the 64-row side, tokens on N; split-K
 };
 using VariantName = EnumName<Variant>;
 inline constexpr VariantName kVariantNames[] = {
@@ -44,6 +45,7 @@ inline constexpr VariantName kVariantNames[] = {
     {Variant::WgmmaPersistent, "wgmmap"},
     {Variant::WgmmaPersistentDb, "wgmmap2"},
     {Variant::WgmmaK, "wgmmak"},
+    {Variant::WgmmaSwap, "wgmmas"},
 };
 std::string_view to_string(Variant v);
 

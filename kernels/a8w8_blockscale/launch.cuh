@@ -12,6 +12,7 @@
 #include "mma_splitk.cuh"
 #if defined(CKTUNE_CUDA)
 #include "wgmma.cuh"
+#include "wgmma_swap.cuh"
 #endif
 
 namespace cktune::kernels::a8w8_blockscale {
@@ -28,6 +29,14 @@ gpu::ErrorCode launch_wgmma(const InstanceParams&, const Args&, gpu::Stream) {
 }
 template <class C>
 gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args&, gpu::Stream) {
+  return gpu::kErrorNotSupported;
+}
+template <int BT, int BW, int ST, Scaling SC>
+struct SwapCfg {
+  static constexpr int kWarps = (BW / 64 + 1) * 4;  // as wgmma_swap.cuh's
+};
+template <class C>
+gpu::ErrorCode launch_wgmma_swap(const InstanceParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
 }  // namespace detail
@@ -111,6 +120,12 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
   Entry{InstanceParams{0, nullptr, Variant::WgmmaPersistentDb, BM, BN, 128, ST,                          \
                        detail::WgCfg<BM, BN, ST, true, SC>::kWarps, 1, 90, SC},                              \
         &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, true, SC>>}
+
+// Swapped operands for decode: BT token rows (tile_m), BW weight rows (tile_n), split S.
+#define CKTUNE_WGMMA_SWAP(BT, BW, ST, SK)                                                                   \
+  Entry{InstanceParams{0, nullptr, Variant::WgmmaSwap, BT, BW, 128, ST, detail::SwapCfg<BT, BW, ST, SC>::kWarps, SK, \
+                       90, SC},                                                                               \
+        &detail::launch_wgmma_swap<detail::SwapCfg<BT, BW, ST, SC>>}
 
 // The rows the tables are built from (each table defines SC, the Scaling its macros build entries for).
 // Warp MMA, split-K (every table): decode M <= 8 (narrow W tiles, K split across CTAs: n64 k128 sk
@@ -214,6 +229,28 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
   CKTUNE_MMA(16, 64, 4, 1, 1, 4, 2, 1), \
   CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 1), \
   CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 2)
+
+// Decode on swapped operands (M <= 32; every table but int8, appended after the first ids were written): a
+// token tile of 8, 16 or 32 (why_not lets only the smallest that holds M run), 64 or 128 weight rows a CTA.
+// Unsplit: as many stages as about 200 KB of shared memory holds, one CTA an SM. Split along K (for N too
+// small to give every SM a tile): stages for at most ~113 KB, so that two CTAs share an SM and a launch of
+// 2- or 4-CTA clusters is resident at once (at one CTA an SM only 32 clusters of 4 are: 2026-11-25).
+#define CKTUNE_WGMMA_SWAP_ROWS \
+  CKTUNE_WGMMA_SWAP(8, 64, 16, 1), \
+  CKTUNE_WGMMA_SWAP(8, 64, 12, 2), \
+  CKTUNE_WGMMA_SWAP(8, 64, 12, 4), \
+  CKTUNE_WGMMA_SWAP(8, 128, 12, 1), \
+  CKTUNE_WGMMA_SWAP(8, 128, 6, 2), \
+  CKTUNE_WGMMA_SWAP(16, 64, 16, 1), \
+  CKTUNE_WGMMA_SWAP(16, 64, 10, 2), \
+  CKTUNE_WGMMA_SWAP(16, 64, 10, 4), \
+  CKTUNE_WGMMA_SWAP(16, 128, 11, 1), \
+  CKTUNE_WGMMA_SWAP(16, 128, 5, 2), \
+  CKTUNE_WGMMA_SWAP(32, 64, 16, 1), \
+  CKTUNE_WGMMA_SWAP(32, 64, 8, 2), \
+  CKTUNE_WGMMA_SWAP(32, 64, 8, 4), \
+  CKTUNE_WGMMA_SWAP(32, 128, 10, 1), \
+  CKTUNE_WGMMA_SWAP(32, 128, 5, 2)
 
 // One table: the entries of one Scaling, ids assigned in order, names built from the parameters.
 template <size_t N>

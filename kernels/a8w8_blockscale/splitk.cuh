@@ -57,7 +57,9 @@ __device__ __forceinline__ void splitk_finish(ForEach&& for_each, float* partial
 // those with active == false only wait. CTA rank r sums elements [r*E/S, (r+1)*E/S) of the tile over
 // CTAs q = 0..S-1 and planes 0..kParts-1 in that order, idx/nthreads spreading them over the active
 // threads, and writes bf16; the second barrier keeps every CTA's shared memory alive until read.
-template <int BM, int BN, int kPitch, int kParts>
+// kTransposed: the parked tile is Y^T (BM rows of W by BN tokens, the swapped-operand kernel): element
+// (r, c) goes to y[m0 + c, n0 + r], walked so that neighbouring threads write neighbouring columns of y.
+template <int BM, int BN, int kPitch, int kParts, bool kTransposed = false>
 __device__ __forceinline__ void cluster_splitk_reduce(const float* red, bool active, int idx, int nthreads, int S,
                                                       int m0, int n0, int M, int N, uint16_t* y) {
   namespace cg = cooperative_groups;
@@ -69,9 +71,9 @@ __device__ __forceinline__ void cluster_splitk_reduce(const float* red, bool act
     const int rank = static_cast<int>(cluster.block_rank());
     const int e0 = rank * E / S, e1 = (rank + 1) * E / S;
     for (int e = e0 + idx; e < e1; e += nthreads) {
-      const int ml = e / BN, nl = e % BN;
-      const int m = m0 + ml, n = n0 + nl;
-      const int off = ml * kPitch + nl;
+      const int r = kTransposed ? e % BM : e / BN, c = kTransposed ? e / BM : e % BN;
+      const int m = m0 + (kTransposed ? c : r), n = n0 + (kTransposed ? r : c);
+      const int off = r * kPitch + c;
       float sum = 0.f;
       for (int q = 0; q < S; ++q) {
         const float* rq = cluster.map_shared_rank(red, q);
