@@ -192,6 +192,53 @@ __device__ __forceinline__ void add_parked_rows(float (&acc)[BN / 2], const floa
   }
 }
 
+// The stage ring every wgmma GEMM kernel runs: `full[s]` takes the producer's expect_tx arrival (and the
+// bytes), `empty[s]` one arrival a consumer warp that reads the stage. One thread initialises; the caller
+// syncs the CTA afterwards.
+__device__ __forceinline__ void init_ring(uint64_t* full, uint64_t* empty, int stages, int consumer_warps) {
+  using namespace cktune::gpu::sm90;
+  for (int s = 0; s < stages; ++s) {
+    mbar_init(&full[s], 1);
+    mbar_init(&empty[s], consumer_warps);
+  }
+  fence_barrier_init();
+}
+
+// The producer thread's loop over a CTA's nkb k-blocks: k-block i goes to stage i % ST once the consumers
+// freed it, and load(stage address, full barrier, i) issues its TMA loads (kStageBytes in all).
+template <int ST, int kStageBytes, class Load>
+__device__ __forceinline__ void produce_stages(uint8_t* smem, uint64_t* full, uint64_t* empty, int nkb, Load&& load) {
+  using namespace cktune::gpu::sm90;
+  for (int i = 0; i < nkb; ++i) {
+    const int s = i % ST;
+    if (i >= ST) mbar_wait(&empty[s], ((i / ST) + 1) & 1);
+    mbar_expect_tx(&full[s], kStageBytes);
+    load(smem_u32(smem + s * kStageBytes), &full[s], i);
+  }
+}
+
+// Staged bf16 output rows to Y in 16-byte pieces: rows r = 0..rows-1 of the staging area (pitch bytes apart)
+// are Y's rows m0 + r from column n0, kChunks pieces a row; threads idx, idx + nthreads, ... take the pieces.
+// Rows past M and columns past N are dropped (a ragged N is stored element by element).
+template <int kChunks>
+__device__ __forceinline__ void store_staged_rows(const uint8_t* stage, int pitch, int rows, int idx, int nthreads, int m0,
+                                                  int n0, int M, int N, uint16_t* y) {
+  const bool vec_ok = (N % 8) == 0;
+  for (int e = idx; e < rows * kChunks; e += nthreads) {
+    const int r = e / kChunks, ch = e % kChunks;
+    const int m = m0 + r, n = n0 + ch * 8;
+    if (m >= M || n >= N) continue;
+    const uint8_t* src = stage + r * pitch + ch * 16;
+    uint16_t* dst = y + static_cast<size_t>(m) * N + n;
+    if (vec_ok) {
+      *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+    } else {
+      const uint16_t* s16 = reinterpret_cast<const uint16_t*>(src);
+      for (int q = 0; q < 8 && n + q < N; ++q) dst[q] = s16[q];
+    }
+  }
+}
+
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, 1)
     wgmma_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_w,
@@ -214,13 +261,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int kb_begin = (z * KB) / a.S;
   const int nkb = ((z + 1) * KB) / a.S - kb_begin;
 
-  if (tid == 0) {
-    for (int s = 0; s < ST; ++s) {
-      mbar_init(&full[s], 1);
-      mbar_init(&empty[s], C::kRowGroups * 4);  // one arrival per warp of the stage's k-group
-    }
-    fence_barrier_init();
-  }
+  if (tid == 0) init_ring(full, empty, ST, C::kRowGroups * 4);  // one arrival per warp of the stage's k-group
   __syncthreads();
 
   if (wg == C::kConsumers) {
@@ -229,14 +270,10 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     if (tid == C::kConsumers * 128) {
       tma_prefetch_desc(&tmap_x);
       tma_prefetch_desc(&tmap_w);
-      for (int i = 0; i < nkb; ++i) {
-        const int s = i % ST;
-        if (i >= ST) mbar_wait(&empty[s], ((i / ST) + 1) & 1);
-        uint8_t* st = smem + s * C::kStageBytes;
-        mbar_expect_tx(&full[s], C::kStageBytes);
-        tma_load_2d(smem_u32(st), &tmap_x, &full[s], (kb_begin + i) * 128, m0);
-        load_w<C>(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb_begin + i, n0);
-      }
+      produce_stages<ST, C::kStageBytes>(smem, full, empty, nkb, [&](uint32_t st, uint64_t* bar, int i) {
+        tma_load_2d(st, &tmap_x, bar, (kb_begin + i) * 128, m0);
+        load_w<C>(st + C::kABytes, &tmap_w, bar, kb_begin + i, n0);
+      });
     }
     // Split-K: the cluster barriers of the reduction count every thread of the cluster's CTAs.
     if (a.S > 1) cluster_splitk_reduce<BM, BN, kRedPitch<BN>, 1>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
@@ -341,21 +378,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
           gpu::pack_bf16x2(acc[j * 4 + 2], acc[j * 4 + 3]);
     }
     asm volatile("bar.sync %0, 128;\n" ::"r"(2 + rg));  // this warpgroup only
-    constexpr int kChunks = BN / 8;                      // 16-byte chunks per row
-    const bool vec_ok = (a.N % 8) == 0;
-    for (int e = tid % 128; e < 64 * kChunks; e += 128) {
-      const int lr = rg * 64 + e / kChunks, ch = e % kChunks;
-      const int m = m0 + lr, n = n0 + ch * 8;
-      if (m >= a.M || n >= a.N) continue;
-      const uint8_t* src = epi + lr * C::kEpiPitch + ch * 16;
-      uint16_t* dst = a.y + static_cast<size_t>(m) * a.N + n;
-      if (vec_ok) {
-        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-      } else {
-        const uint16_t* s16 = reinterpret_cast<const uint16_t*>(src);
-        for (int q = 0; q < 8 && n + q < a.N; ++q) dst[q] = s16[q];
-      }
-    }
+    store_staged_rows<BN / 8>(epi + rg * 64 * C::kEpiPitch, C::kEpiPitch, 64, tid % 128, 128, m0 + rg * 64, n0, a.M,
+                              a.N, a.y);
   }
 #endif
 }
@@ -399,13 +423,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int tiles_n = (a.N + BN - 1) / BN;
   const int tiles = tiles_m * tiles_n;
 
-  if (tid == 0) {
-    for (int s = 0; s < ST; ++s) {
-      mbar_init(&full[s], 1);
-      mbar_init(&empty[s], C::kRowGroups * 4);
-    }
-    fence_barrier_init();
-  }
+  if (tid == 0) init_ring(full, empty, ST, C::kRowGroups * 4);
   __syncthreads();
 
   if (wg == C::kConsumers) {

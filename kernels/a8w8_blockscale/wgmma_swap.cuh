@@ -68,27 +68,17 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int kb_begin = (z * KB) / a.S;
   const int nkb = ((z + 1) * KB) / a.S - kb_begin;
 
-  if (tid == 0) {
-    for (int s = 0; s < ST; ++s) {
-      mbar_init(&full[s], 1);
-      mbar_init(&empty[s], C::kConsumers * 4);  // one arrival per consumer warp
-    }
-    fence_barrier_init();
-  }
+  if (tid == 0) init_ring(full, empty, ST, C::kConsumers * 4);  // every consumer warp reads every stage
   __syncthreads();
 
   if (wg == C::kConsumers) {
     if (tid == C::kConsumers * 128) {
       tma_prefetch_desc(&tmap_x);
       tma_prefetch_desc(&tmap_w);
-      for (int i = 0; i < nkb; ++i) {
-        const int s = i % ST;
-        if (i >= ST) mbar_wait(&empty[s], ((i / ST) + 1) & 1);
-        uint8_t* st = smem + s * C::kStageBytes;
-        mbar_expect_tx(&full[s], C::kStageBytes);
-        load_w<C>(smem_u32(st), &tmap_w, &full[s], kb_begin + i, n0);
-        tma_load_2d(smem_u32(st + C::kWBytes), &tmap_x, &full[s], (kb_begin + i) * 128, m0);
-      }
+      produce_stages<ST, C::kStageBytes>(smem, full, empty, nkb, [&](uint32_t st, uint64_t* bar, int i) {
+        load_w<C>(st, &tmap_w, bar, kb_begin + i, n0);
+        tma_load_2d(st + C::kWBytes, &tmap_x, bar, (kb_begin + i) * 128, m0);
+      });
     }
     if (a.S > 1)
       cluster_splitk_reduce<BW, BT, C::kRedPitch, 1, true>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
@@ -219,21 +209,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
         e16[ml * P16 + lr0 + 8] = gpu::f32_to_bf16_bits(acc[j * 4 + 2 + c]);
       }
     gpu::barrier_sync<2, C::kConsumers * 128>();
-    constexpr int kChunks = BW / 8;  // 16-byte chunks a token's row
-    const bool vec_ok = (a.N % 8) == 0;
-    for (int e = tid; e < BT * kChunks; e += C::kConsumers * 128) {
-      const int ml = e / kChunks, ch = e % kChunks;
-      const int m = m0 + ml, n = n0 + ch * 8;
-      if (m >= a.M || n >= a.N) continue;
-      const uint8_t* src = epi + ml * C::kEpiPitch + ch * 16;
-      uint16_t* dst = a.y + static_cast<size_t>(m) * a.N + n;
-      if (vec_ok) {
-        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-      } else {
-        const uint16_t* s16 = reinterpret_cast<const uint16_t*>(src);
-        for (int q = 0; q < 8 && n + q < a.N; ++q) dst[q] = s16[q];
-      }
-    }
+    store_staged_rows<BW / 8>(epi, C::kEpiPitch, BT, tid, C::kConsumers * 128, m0, n0, a.M, a.N, a.y);
   }
 #endif
 }
