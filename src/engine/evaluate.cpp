@@ -181,19 +181,13 @@ void time_parts(Backend& backend, InstanceCache& cache, const Job& job, Workload
   }
 }
 
-// Candidates within `tol` of the best are timed again in interleaved rounds (A B C A B C ...), so that
-// clock and thermal drift hit all of them alike; the median of the round medians decides.
+// The near ties (near_ties()) are timed again in interleaved rounds (A B C A B C ...), so that clock and
+// thermal drift hit all of them alike; the median of the round medians decides.
 void retime_near_ties(Backend& backend, InstanceCache& cache, const Job& job, Workload& workload,
                       std::vector<CandidateResult>& results) {
-  double best = std::numeric_limits<double>::infinity();
-  for (const auto& r : results)
-    if (r.verdict == Verdict::Passed) best = std::min(best, r.time.median_us);
-  if (!std::isfinite(best) || job.retime_rounds <= 0) return;
-  std::vector<size_t> near;
-  for (size_t i = 0; i < results.size(); ++i)
-    if (results[i].verdict == Verdict::Passed && results[i].time.median_us <= best * (1.0 + job.retime_tolerance))
-      near.push_back(i);
-  if (near.size() < 2) return;
+  if (job.retime_rounds <= 0) return;
+  const std::vector<size_t> near = near_ties(results, job.retime_tolerance);
+  if (near.empty()) return;
   Protocol round = job.protocol;
   round.warmup = std::max(1, job.protocol.warmup / 2);
   round.iters = std::max(5, job.protocol.iters / job.retime_rounds);
@@ -267,6 +261,26 @@ void confirm_runaway_winner(Backend& backend, const FamilyUnit& unit, InstanceCa
 }
 
 }  // namespace
+
+std::vector<size_t> near_ties(const std::vector<CandidateResult>& results, double tol) {
+  const CandidateResult* best = nullptr;
+  for (const auto& r : results)
+    if (r.verdict == Verdict::Passed && (best == nullptr || r.time.median_us < best->time.median_us)) best = &r;
+  std::vector<size_t> near;
+  if (best == nullptr || !std::isfinite(best->time.median_us)) return near;
+  const double best_us = best->time.median_us;
+  // A long kernel's p90 against the others' p10 (both measured after the settling); 0 when not recorded.
+  const bool settled = best_us >= Protocol::kSettleMinUs && best->time.p90_us > 0;
+  for (size_t i = 0; i < results.size(); ++i) {
+    const CandidateResult& r = results[i];
+    if (r.verdict != Verdict::Passed) continue;
+    const bool close = r.time.median_us <= best_us * (1.0 + tol);
+    const bool overlaps = settled && r.time.p10_us > 0 && r.time.p10_us <= best->time.p90_us;
+    if (close || overlaps) near.push_back(i);
+  }
+  if (near.size() < 2) near.clear();
+  return near;
+}
 
 std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache, const Job& job,
                                           const EventSink& sink) {

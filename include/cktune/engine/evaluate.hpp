@@ -28,6 +28,12 @@ class InstanceCache {
   std::map<Family, std::map<std::string, InstancePtr>> by_family_;
 };
 
+// The passed candidates that are re-timed interleaved, by index: those whose median is within `tol` of the
+// best median, and, when the best runs long enough for its clocks to be settled first (Protocol::kSettleMinUs:
+// the power-capped regime, where a kernel's samples can be bimodal), those whose p10 reaches the best's p90,
+// whose first timing cannot tell them apart from the best. Fewer than two: none.
+std::vector<size_t> near_ties(const std::vector<CandidateResult>& results, double tol);
+
 // Returns the final results (after re-timing and confirmation), in candidate order.
 std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache, const Job& job,
                                           const EventSink& sink);

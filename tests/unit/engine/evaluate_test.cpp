@@ -1,0 +1,44 @@
+// Which candidates the evaluation re-times interleaved (near_ties): the medians within the tolerance, and for
+// a long best kernel, whose samples can swing with the power cap, every candidate whose p10 reaches its p90.
+#include <gtest/gtest.h>
+
+#include "cktune/engine/evaluate.hpp"
+
+namespace cktune {
+namespace {
+
+CandidateResult passed(double median, double p10, double p90) {
+  CandidateResult r;
+  r.verdict = Verdict::Passed;
+  r.time.median_us = median;
+  r.time.p10_us = p10;
+  r.time.p90_us = p90;
+  return r;
+}
+
+TEST(NearTies, MediansWithinTheToleranceOnly) {
+  // Short kernels: overlapping spreads alone do not bring a candidate in.
+  std::vector<CandidateResult> r = {passed(10.0, 9.5, 11.0), passed(10.1, 9.6, 10.8), passed(10.6, 9.9, 11.5)};
+  EXPECT_EQ(near_ties(r, 0.02), (std::vector<size_t>{0, 1}));
+  r[1].verdict = Verdict::Failed;
+  EXPECT_TRUE(near_ties(r, 0.02).empty());  // one alone is no tie
+}
+
+TEST(NearTies, LongKernelsWhoseSpreadsOverlapAreRetimed) {
+  // The 2026-11-25 case: our 269.0 us (p90 291.6) against cuBLASLt's median 288.0 with p10 269.7, 7% apart by
+  // median, the other way round in every interleaved bench.
+  std::vector<CandidateResult> r = {passed(288.0, 269.7, 291.2), passed(269.0, 267.0, 291.6),
+                                    passed(297.4, 295.6, 300.5)};
+  EXPECT_EQ(near_ties(r, 0.02), (std::vector<size_t>{0, 1}));
+  // Apart: no overlap, no re-time.
+  r[0] = passed(288.0, 285.0, 291.2);
+  r[1] = passed(269.0, 267.0, 272.0);
+  EXPECT_TRUE(near_ties(r, 0.02).empty());
+  // Failed candidates never count, whatever their times.
+  r[0] = passed(288.0, 269.7, 291.2);
+  r[0].verdict = Verdict::Failed;
+  EXPECT_TRUE(near_ties(r, 0.02).empty());
+}
+
+}  // namespace
+}  // namespace cktune
