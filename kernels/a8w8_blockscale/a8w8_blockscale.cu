@@ -80,11 +80,8 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
                            p.variant == Variant::WgmmaK || p.variant == Variant::WgmmaSwap || persistent;
   if (hopper_path && sm != 90) return "wgmma/TMA path is built for sm_90a only";
   if (p.variant == Variant::WgmmaSwap) {
-    if (M > 32) return "the swapped-operand decode kernel takes at most 32 tokens (M <= 32)";
-    // Only the smallest token tile that holds M: a larger one adds empty columns and nothing else.
-    int bt = 8;
-    while (bt < M) bt *= 2;
-    if (p.tile_m != bt) return "the swapped-operand kernel runs only its smallest token tile that holds M";
+    // Any token tile that holds M: a row tuned at M = 16 also serves M = 2 through the padded-M lookup.
+    if (M > p.tile_m) return "the swapped-operand decode kernel's token tile is smaller than M (it takes M <= 32)";
   }
   if (persistent && N % 8 != 0) return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";
   if (p.variant == Variant::WgmmaPersistentDb && (K / 128) % 2 != 0)

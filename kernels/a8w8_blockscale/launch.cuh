@@ -231,7 +231,8 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
   CKTUNE_MMA(8, 32, 2, 1, 2, 3, 4, 2)
 
 // Decode on swapped operands (M <= 32; every table but int8, appended after the first ids were written): a
-// token tile of 8, 16 or 32 (why_not lets only the smallest that holds M run), 64 or 128 weight rows a CTA.
+// token tile of 8, 16 or 32 (why_not: any that holds M, so that a row tuned at one M serves the smaller ones),
+// 64 or 128 weight rows a CTA.
 // Unsplit: as many stages as about 200 KB of shared memory holds, one CTA an SM. Split along K (for N too
 // small to give every SM a tile): stages for at most ~113 KB, so that two CTAs share an SM and a launch of
 // 2- or 4-CTA clusters is resident at once (at one CTA an SM only 32 clusters of 4 are: 2026-11-25).

@@ -112,6 +112,21 @@ TEST_P(GpuPerToken, RaggedNAndOtherDtypes) {
   }
 }
 
+// A tuned row serves the M values below its own through the padded-M lookup (a row of M = 16 runs M = 2), so
+// the swapped-operand decode kernel takes every M its token tile holds, and none beyond.
+TEST_P(GpuPerToken, SwappedOperandKernelTakesEveryMItsTokenTileHolds) {
+  int checked = 0;
+  for (const auto& p : bs::instances(scaling_of(GetParam()))) {
+    if (p.variant != bs::Variant::WgmmaSwap) continue;
+    if (bs::why_not(p, 1, 4096, 4096) != nullptr) GTEST_SKIP() << "this build has no wgmma path: " << p.name;
+    for (int M : {1, 2, 7, 8, 9, 16, 17, 31, 32, 33, 64}) {
+      EXPECT_EQ(bs::why_not(p, M, 4096, 4096) == nullptr, M <= p.tile_m) << p.name << " at M = " << M;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
 // cuBLASLt reads the preshuffled family's weights from a row-major copy, so it is bench's baseline and
 // never a tuning candidate there; in a8w8 it is both.
 TEST_P(GpuPerToken, VendorSlotsAreBaselineOnlyOnPreshuffledWeights) {
