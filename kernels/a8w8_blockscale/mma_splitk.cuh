@@ -88,6 +88,12 @@ __global__ void __launch_bounds__(C::kThreads) mma_splitk_kernel(const MmaArgs a
   const int kb_end = static_cast<int>((static_cast<long long>(z + 1) * a.KB) / a.S);
   const int nkb = kb_end - kb_begin;
   const int wsc_row = n0 / 128;
+  // Per-token modes read their scales only at the end: the last warp asks for the tile's slices in L2 first.
+  if constexpr (!C::kBlockScales)
+    if (warp == T / gpu::kWaveSize - 1) {
+      gpu::prefetch_floats_l2(a.x_scale + m0, min(BM, a.M - m0), lane);
+      gpu::prefetch_floats_l2(a.w_scale + n0, min(BN, a.N - n0), lane);
+    }
 
   auto stage_ptr = [&](int s) { return smem + s * C::kStageBytes; };
 

@@ -91,6 +91,14 @@ struct WgArgs {
 };
 
 #if defined(CKTUNE_CUDA)
+// Per-token modes read their scales only in the epilogue (x_scale rows m0.., w_scale columns n0..); one warp
+// of the producer warpgroup asks for those slices in L2 at the start, so that with cold inputs the epilogue
+// does not wait for DRAM (docs/perf.md, 2026-11-25).
+__device__ __forceinline__ void prefetch_outer_scales(const WgArgs& a, int m0, int bm, int n0, int bn, int lane) {
+  gpu::prefetch_floats_l2(a.x_scale + m0, min(bm, a.M - m0), lane);
+  gpu::prefetch_floats_l2(a.w_scale + n0, min(bn, a.N - n0), lane);
+}
+
 // A consumer warpgroup's side of the stage ring, the same in both kernels: stage sequence number g
 // (running across k-blocks, and across tiles in the persistent kernel) holds one 128-K block of X and W.
 template <class C>
@@ -275,6 +283,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
         load_w<C>(st + C::kABytes, &tmap_w, bar, kb_begin + i, n0);
       });
     }
+    if constexpr (!C::kBlockScales)
+      if (tid / 32 == C::kConsumers * 4 + 1) prefetch_outer_scales(a, m0, BM, n0, BN, tid & 31);
     // Split-K: the cluster barriers of the reduction count every thread of the cluster's CTAs.
     if (a.S > 1) cluster_splitk_reduce<BM, BN, kRedPitch<BN>, 1>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
     return;
@@ -445,6 +455,13 @@ __global__ void __launch_bounds__(C::kThreads, 1)
         }
       }
     }
+    if constexpr (!C::kBlockScales)
+      if (tid / 32 == C::kConsumers * 4 + 1)
+        for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+          int m0, n0;
+          tile_origin(t, tiles_m, tiles_n, BM, BN, m0, n0);
+          prefetch_outer_scales(a, m0, BM, n0, BN, tid & 31);
+        }
     return;
   }
   setmaxnreg_inc<C::kConsumerRegs>();

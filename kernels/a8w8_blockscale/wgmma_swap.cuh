@@ -80,6 +80,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
         tma_load_2d(st + C::kWBytes, &tmap_x, bar, (kb_begin + i) * 128, m0);
       });
     }
+    if constexpr (!C::kBlockScales)
+      if (tid / 32 == C::kConsumers * 4 + 1) prefetch_outer_scales(a, m0, BT, n0, BW, tid & 31);
     if (a.S > 1)
       cluster_splitk_reduce<BW, BT, C::kRedPitch, 1, true>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
     return;

@@ -1,6 +1,8 @@
 #pragma once
 // Portable device helpers for memory traffic and partial-CTA barriers. Each has one spelling for
 // kernels; the vendor-specific form sits here.
+#include <cstdint>
+
 #include "compat.hpp"
 
 #if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
@@ -20,6 +22,23 @@ __device__ __forceinline__ float load_global_cg(const float* p) {
 #else
   return __builtin_nontemporal_load(p);
 #endif
+}
+
+// Asks for the 128-byte lines of floats [p, p + n) in the last-level cache, one line a lane of the calling
+// warp (lane = 0..31): for small operands a kernel reads only in its epilogue (per-token scales), so that
+// their first touch, a DRAM miss when the inputs are cold, is off the epilogue's critical path. A hint: no
+// effect on results; nothing when n <= 0.
+__device__ __forceinline__ void prefetch_floats_l2(const float* p, int n, int lane) {
+  if (n <= 0) return;
+  const auto first = reinterpret_cast<uintptr_t>(p) & ~uintptr_t{127};
+  const auto last = reinterpret_cast<uintptr_t>(p + n - 1) & ~uintptr_t{127};
+  for (uintptr_t a = first + static_cast<uintptr_t>(lane) * 128; a <= last; a += 32 * 128) {
+#if defined(CKTUNE_CUDA)
+    asm volatile("prefetch.global.L2 [%0];\n" ::"l"(a));
+#else
+    __builtin_prefetch(reinterpret_cast<const void*>(a));
+#endif
+  }
 }
 
 // Barrier among `kThreads` threads of the block (a multiple of the warp size). On NVIDIA a named
