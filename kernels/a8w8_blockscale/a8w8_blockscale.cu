@@ -75,9 +75,14 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
     return "the preshuffled weight layout needs N to be a multiple of 16";
   if (sm < p.min_sm) return "the device is too old for this instance's code path";
   if (p.split_k > K / 128) return "split_k exceeds the number of 128-wide K blocks";
-  const bool persistent = p.variant == Variant::WgmmaPersistent || p.variant == Variant::WgmmaPersistentDb;
+  const bool persistent = p.variant == Variant::WgmmaPersistent || p.variant == Variant::WgmmaPersistentDb ||
+                          p.variant == Variant::WgmmaPersistentFast;
   const bool hopper_path = p.variant == Variant::Wgmma || p.variant == Variant::WgmmaDb ||
-                           p.variant == Variant::WgmmaK || p.variant == Variant::WgmmaSwap || persistent;
+                           p.variant == Variant::WgmmaK || p.variant == Variant::WgmmaSwap ||
+                           p.variant == Variant::WgmmaFast || persistent;
+  const bool fast = p.variant == Variant::WgmmaFast || p.variant == Variant::WgmmaPersistentFast;
+  if (fast && p.scaling == Scaling::Block128)
+    return "fast accumulation has no per-block partial to scale: per-token tables only";
   if (hopper_path && sm != 90) return "wgmma/TMA path is built for sm_90a only";
   if (p.variant == Variant::WgmmaSwap) {
     // Any token tile that holds M: a row tuned at M = 16 also serves M = 2 through the padded-M lookup.

@@ -36,6 +36,8 @@ enum class Variant {
   WgmmaPersistentDb,  // WgmmaPersistent with k-blocks in pairs (promotion overlaps the next wgmma)
   WgmmaK,  // Wgmma with 2 or 4 warpgroups per 64-row band taking the k-blocks in turn (medium M)
   WgmmaSwap,  // decode (M <= 64): Y^T = W * X^T on wgmma, W rows on the 64-row side, tokens on N; split-K
+  WgmmaFast,  // per-token only: Wgmma whose k-blocks add straight into the accumulator (fp8 fast accumulation)
+  WgmmaPersistentFast,  // per-token only: WgmmaPersistent with fast accumulation
 };
 using VariantName = EnumName<Variant>;
 inline constexpr VariantName kVariantNames[] = {
@@ -46,6 +48,8 @@ inline constexpr VariantName kVariantNames[] = {
     {Variant::WgmmaPersistentDb, "wgmmap2"},
     {Variant::WgmmaK, "wgmmak"},
     {Variant::WgmmaSwap, "wgmmas"},
+    {Variant::WgmmaFast, "wgmmaf"},
+    {Variant::WgmmaPersistentFast, "wgmmapf"},
 };
 std::string_view to_string(Variant v);
 

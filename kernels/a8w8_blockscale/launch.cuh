@@ -19,7 +19,7 @@ namespace cktune::kernels::a8w8_blockscale {
 #if !defined(CKTUNE_CUDA)
 // HIP build: the wgmma configurations exist only as names (see why_not()).
 namespace detail {
-template <int BM, int BN, int ST, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1>
+template <int BM, int BN, int ST, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1, bool FA = false>
 struct WgCfg {
   static constexpr int kWarps = ((BM / 64) * KG + 1) * 4;  // as wgmma.cuh's, so names match across builds
 };
@@ -121,6 +121,16 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
                        detail::WgCfg<BM, BN, ST, true, SC>::kWarps, 1, 90, SC},                              \
         &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, true, SC>>}
 
+// Fast accumulation (per-token tables only): grid and persistent.
+#define CKTUNE_WGMMA_F(BM, BN, ST, SK)                                                                      \
+  Entry{InstanceParams{0, nullptr, Variant::WgmmaFast, BM, BN, 128, ST,                                     \
+                       detail::WgCfg<BM, BN, ST, false, SC, 1, true>::kWarps, SK, 90, SC},                  \
+        &detail::launch_wgmma<detail::WgCfg<BM, BN, ST, false, SC, 1, true>>}
+#define CKTUNE_WGMMA_PF(BM, BN, ST)                                                                         \
+  Entry{InstanceParams{0, nullptr, Variant::WgmmaPersistentFast, BM, BN, 128, ST,                           \
+                       detail::WgCfg<BM, BN, ST, false, SC, 1, true>::kWarps, 1, 90, SC},                   \
+        &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, false, SC, 1, true>>}
+
 // Swapped operands for decode: BT token rows (tile_m), BW weight rows (tile_n), split S.
 #define CKTUNE_WGMMA_SWAP(BT, BW, ST, SK)                                                                   \
   Entry{InstanceParams{0, nullptr, Variant::WgmmaSwap, BT, BW, 128, ST, detail::SwapCfg<BT, BW, ST, SC>::kWarps, SK, \
@@ -220,6 +230,22 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
   CKTUNE_WGMMA(128, 160, 4, 1), \
   CKTUNE_WGMMA(64, 160, 6, 1), \
   CKTUNE_WGMMA_K(64, 96, 8, 1, 2)
+
+// Fast accumulation (per-token tables only; appended 2026-11-25 after the other ids were written): the
+// k-blocks add straight into the accumulator, so a warpgroup keeps one accumulator and the tensor cores one
+// k-block ahead, with no promotion between (docs/arch/kernels.md on the accuracy this trades).
+#define CKTUNE_WGMMA_FAST_ROWS \
+  CKTUNE_WGMMA_PF(128, 128, 5), \
+  CKTUNE_WGMMA_PF(128, 192, 4), \
+  CKTUNE_WGMMA_PF(128, 64, 6), \
+  CKTUNE_WGMMA_PF(64, 128, 6), \
+  CKTUNE_WGMMA_F(128, 128, 5, 1), \
+  CKTUNE_WGMMA_F(128, 96, 6, 1), \
+  CKTUNE_WGMMA_F(128, 160, 4, 1), \
+  CKTUNE_WGMMA_F(128, 64, 6, 1), \
+  CKTUNE_WGMMA_F(64, 128, 6, 1), \
+  CKTUNE_WGMMA_F(64, 64, 8, 1), \
+  CKTUNE_WGMMA_F(64, 128, 6, 2)
 
 // Warp MMA for latency-bound decode (small K, few CTAs): a whole 256- or 512-K slice a stage, so that
 // a short K is in flight at once, and 32-wide N tiles for twice the CTAs. Per-token tables only (appended

@@ -39,10 +39,14 @@ constexpr int kRedPitch = BN + 8;
 // k-blocks in turn (k-block i goes to k-group i % KG), each with its own accumulator, summed once before
 // the epilogue: KG chains of dependent wgmma in flight instead of one, for tiles whose single warpgroup
 // cannot keep up with the loads (medium M, where a CTA has one 64-row band).
-template <int BM, int BN, int STAGES, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1>
+// FA (per-token only): fast accumulation, each k-block's wgmma add straight into the running accumulator, one
+// k-block in flight while the next is issued, no partial tile and no promotion (the tensor cores' own
+// accumulation over the whole K, as vLLM's CUTLASS fp8 kernels and cuBLASLt's fast-accumulation mode run it).
+template <int BM, int BN, int STAGES, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1, bool FA = false>
 struct WgCfg {
   static constexpr int kBM = BM, kBN = BN, kStages = STAGES, kKGroups = KG;
   static constexpr bool kDoubleBuffer = DB;
+  static constexpr bool kFastAccum = FA;
   static constexpr bool kBlockScales = SC == Scaling::Block128;
   static constexpr bool kPreshuffledW = SC == Scaling::PerTokenPreshuffledW;
   static_assert(!is_int8(SC), "the wgmma kernels are fp8 only");
@@ -62,6 +66,8 @@ struct WgCfg {
   static_assert(KG == 1 || KG == 2 || KG == 4, "one, two or four k-groups");
   static_assert(kConsumers <= 4, "at most four consumer warpgroups (named barriers 2..5, registers)");
   static_assert(KG == 1 || !DB, "k-groups take the place of paired k-blocks");
+  static_assert(!FA || (SC != Scaling::Block128 && !DB && KG == 1),
+                "fast accumulation: per-token scales only, one accumulator a warpgroup");
   static constexpr int kABytes = BM * 128;
   static constexpr int kBBytes = BN * 128;
   static constexpr int kStageBytes = kABytes + kBBytes;
@@ -108,7 +114,7 @@ struct ConsumerRing {
   uint64_t* empty;
   int wg, lane;  // wg: the warpgroup's 64-row band
   // Wait for stage g's tiles and issue its four 32-K wgmma into t (fresh: the first one overwrites).
-  __device__ __forceinline__ void issue(int g, float (&t)[C::kBN / 2]) const {
+  __device__ __forceinline__ void issue(int g, float (&t)[C::kBN / 2], int acc_in = 0) const {
     using namespace cktune::gpu::sm90;
     const int s = g % C::kStages;
     mbar_wait(&full[s], (g / C::kStages) & 1);
@@ -118,10 +124,25 @@ struct ConsumerRing {
       // B as [8 K chunks][BN rows][16 bytes]: chunks BN*16 bytes apart, 8-row groups 128; a 32-K step is
       // two chunks.
       wgmma_block_k128_desc<C::kBN>(t, smem_desc_sw128(a), smem_desc_interleave(b, C::kBN * 16, 128), 2,
-                                    2 * C::kBN);
+                                    2 * C::kBN, acc_in);
     } else {
-      wgmma_block_k128<C::kBN>(t, a, b);
+      wgmma_block_k128<C::kBN>(t, a, b, acc_in);
     }
+  }
+  // Fast accumulation: k-blocks 0 .. n-1 (stages g0 ..) into acc, the first overwriting it; block i+1 is issued
+  // before block i is waited for, and each stage goes back as soon as its wgmma are done.
+  __device__ __forceinline__ void accumulate(int g0, int n, float (&acc)[C::kBN / 2]) const {
+    using namespace cktune::gpu::sm90;
+    for (int i = 0; i < n; ++i) {
+      issue(g0 + i, acc, i > 0 ? 1 : 0);
+      if (i > 0) {
+        wgmma_wait<1>();
+        if (lane == 0) mbar_arrive(&empty[(g0 + i - 1) % C::kStages]);
+      }
+    }
+    wgmma_wait<0>();
+    if (lane == 0) mbar_arrive(&empty[(g0 + n - 1) % C::kStages]);
+    fence_operands(acc);
   }
   // Stage g's wgmma are complete: free the stage, add t scaled by the block's scales into acc.
   __device__ __forceinline__ void retire(int g, float (&acc)[C::kBN / 2], float (&t)[C::kBN / 2], float s0,
@@ -319,7 +340,9 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   // promoted on the CUDA cores. Otherwise the two consumer warpgroups overlap each other. Blocks go in
   // pairs with nothing in flight across the loop's back edge: a partial still in flight there makes
   // the compiler wait for it at the edge and serialise the wgmma (ptxas C7517/C7514).
-  if constexpr (C::kDoubleBuffer) {
+  if constexpr (C::kFastAccum) {
+    ring.accumulate(0, nkb, acc);
+  } else if constexpr (C::kDoubleBuffer) {
     for (int i = 0; i < nkb; i += 2) {
       const Scales sa = scales(i);
       issue(i, ta);
@@ -489,7 +512,10 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     auto issue = [&](int gg, float(&t)[BN / 2]) { ring.issue(gg, t); };
     auto scales = [&](int kb) { return rs.at(kb); };
     auto promote = [&](int gg, const Scales& sc, float(&t)[BN / 2]) { ring.retire(gg, acc, t, sc.s0, sc.s1); };
-    if constexpr (C::kDoubleBuffer) {
+    if constexpr (C::kFastAccum) {
+      ring.accumulate(g, KB, acc);
+      g += KB;
+    } else if constexpr (C::kDoubleBuffer) {
       // Blocks in pairs: block kb+1's wgmma run while block kb is promoted. Nothing is in flight
       // across the loop's back edge (the compiler would copy in-flight accumulators there and
       // serialise every wgmma). Needs an even number of k-blocks (why_not).

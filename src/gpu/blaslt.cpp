@@ -162,6 +162,13 @@ Plan Plan::create(int M, int N, int K, int max_algos, Scaling scaling) {
   if (st != CUBLAS_STATUS_SUCCESS) return fail("A_SCALE_MODE", st);
   st = g_api.desc_set(impl->desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &sb, sizeof sb);
   if (st != CUBLAS_STATUS_SUCCESS) return fail("B_SCALE_MODE", st);
+  // CKTUNE_BLASLT_FAST_ACCUM=1 (a measurement switch, docs/cli.md): the library's fp8 fast accumulation, the
+  // mode our fast-accumulation kernels (wgmmaf, wgmmapf) run in, so that they can be set against it as well.
+  if (const char* fa = std::getenv("CKTUNE_BLASLT_FAST_ACCUM"); fa != nullptr && std::string(fa) == "1") {
+    const int8_t on = 1;
+    st = g_api.desc_set(impl->desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &on, sizeof on);
+    if (st != CUBLAS_STATUS_SUCCESS) return fail("FAST_ACCUM", st);
+  }
   // Scale pointers must be set before the heuristic query; real ones are set per launch.
   const void* dummy = reinterpret_cast<const void*>(uintptr_t{256});
   g_api.desc_set(impl->desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &dummy, sizeof dummy);

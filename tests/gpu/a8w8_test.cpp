@@ -5,6 +5,7 @@
 
 #if defined(CKTUNE_WITH_GPU)  // the kernel tables exist only in GPU builds
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 #include <string>
@@ -110,6 +111,35 @@ TEST_P(GpuPerToken, RaggedNAndOtherDtypes) {
     }
     EXPECT_GT(checked, 0);
   }
+}
+
+// Fast accumulation (wgmmaf, wgmmapf) adds every k-block straight into the tensor cores' accumulator; the other
+// wgmma kernels promote a fresh partial every 128 K. On a long K both must pass the rule; the test prints the
+// worst absolute error of each kind (docs/arch/kernels.md quotes them).
+TEST_P(GpuPerToken, FastAccumulationPassesOnALongK) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
+  const Family family = GetParam();
+  auto backend = make_gpu_backend(0);
+  const FamilyUnit& unit = *find_family_unit(family, BackendKind::Gpu);
+  const ProblemKey k = key(family, 256, 1024, 16384);
+  Protocol protocol;
+  auto wl = unit.prepare(k, protocol, 1, *backend);
+  double worst_fast = 0, worst_promoted = 0;
+  int fast = 0, promoted = 0;
+  for (auto& inst : unit.instances(*backend)) {
+    const std::string name = inst->desc().name;
+    if (!inst->why_not(k).empty() || inst->desc().provider == Provider::Blaslt || name.find("wgmma") == std::string::npos)
+      continue;
+    const bool is_fast = name.find("wgmmaf_") != std::string::npos || name.find("wgmmapf_") != std::string::npos;
+    const CheckResult r = run_and_check(*inst, *wl, Tolerance::gemm());
+    EXPECT_EQ(r.verdict, Verdict::Passed) << name << ": " << r.reason;
+    (is_fast ? worst_fast : worst_promoted) = std::max(is_fast ? worst_fast : worst_promoted, r.max_abs_err);
+    ++(is_fast ? fast : promoted);
+  }
+  std::printf("%s 256x1024x16384: worst |error| %.4g over %d fast-accumulation instances, %.4g over %d promoting ones\n",
+              std::string(family_name(family)).c_str(), worst_fast, fast, worst_promoted, promoted);
+  EXPECT_GT(fast, 0);
+  EXPECT_GT(promoted, 0);
 }
 
 // A tuned row serves the M values below its own through the padded-M lookup (a row of M = 16 runs M = 2), so
