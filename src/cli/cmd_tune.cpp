@@ -43,6 +43,8 @@ void register_tune(CLI::App& app) {
                 "Accepted for compatibility: shapes without a row are always tuned again on a rerun");
   cmd->add_option("--libtype", cli->libtype, "Only candidates of these libtypes (comma-separated, or all)");
   cmd->add_option("--kernels", opts.kernels, "Only candidates whose name matches this regular expression (RE2, partial match)");
+  cmd->add_option("--exclude-kernels", opts.exclude_kernels,
+                  "Leave out candidates whose name matches this regular expression (RE2, partial match)");
   cmd->add_option("--min-improvement,--min_improvement_pct", opts.min_improvement_pct,
                   "Write a row only when it beats what the runtime runs today by this many percent");
   cmd->add_option("--screen-factor", opts.screen_factor,

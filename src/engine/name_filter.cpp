@@ -8,14 +8,14 @@
 
 namespace cktune {
 
-NameFilter::NameFilter(const std::string& pattern) {
+NameFilter::NameFilter(const std::string& pattern, const char* option) {
   if (pattern.empty()) return;
   RE2::Options opt;
   opt.set_log_errors(false);
   re_ = std::make_unique<RE2>(pattern, opt);
   if (!re_->ok())
-    throw Error(fmt::format("--kernels '{}' is not a valid regular expression: {}", pattern, re_->error()),
-                "use RE2 syntax, e.g. --kernels 'mma_.*sk8' (a plain fragment also works)");
+    throw Error(fmt::format("{} '{}' is not a valid regular expression: {}", option, pattern, re_->error()),
+                fmt::format("use RE2 syntax, e.g. {} 'mma_.*sk8' (a plain fragment also works)", option));
 }
 
 NameFilter::~NameFilter() = default;

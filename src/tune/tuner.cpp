@@ -125,6 +125,7 @@ void TuneOptions::validate() const {
 std::vector<InstanceDesc> filter_candidates(std::vector<InstanceDesc> all, const TuneOptions& o) {
   std::vector<InstanceDesc> out;
   NameFilter filter(o.kernels);
+  NameFilter drop(o.exclude_kernels, "--exclude-kernels");
   for (auto& d : all) {
     if (d.baseline_only) continue;
     if (!o.split_k && d.split_k > 1) continue;
@@ -132,7 +133,7 @@ std::vector<InstanceDesc> filter_candidates(std::vector<InstanceDesc> all, const
     if (!o.libtypes.empty() && std::find(o.libtypes.begin(), o.libtypes.end(), "all") == o.libtypes.end() &&
         std::find(o.libtypes.begin(), o.libtypes.end(), lt) == o.libtypes.end())
       continue;
-    if (!filter.matches(d.name)) continue;
+    if (!filter.matches(d.name) || (!drop.empty() && drop.matches(d.name))) continue;
     out.push_back(std::move(d));
   }
   return out;

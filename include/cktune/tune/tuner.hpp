@@ -23,6 +23,7 @@ struct TuneOptions {
   bool split_k = true;                  // -k/--splitK (default on); --no-splitK leaves split-K out
   std::vector<std::string> libtypes;    // --libtype: only these libtypes ("all" = every)
   std::string kernels;                  // --kernels: regular expression on instance names
+  std::string exclude_kernels;          // --exclude-kernels: candidates whose name matches are left out
   bool all = false;                     // --all: retune keys already in the output
   bool retry_failed = false;            // --retry-failed: shapes that failed in an earlier run
   bool include_test_instances = false;  // planted wrong candidates (testing)

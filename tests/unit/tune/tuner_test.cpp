@@ -145,6 +145,14 @@ TEST(FilterCandidates, BaselineOnlyNeverAndTheFiltersStillApply) {
   o.split_k = true;
   o.kernels = "_b$";
   EXPECT_EQ(names(filter_candidates(all, o)), (std::vector<std::string>{"ptps_mma_b"}));
+  o.kernels.clear();
+  o.exclude_kernels = "_b$";
+  EXPECT_EQ(names(filter_candidates(all, o)), (std::vector<std::string>{"ptps_mma_a"}));
+  o.kernels = "mma";
+  o.exclude_kernels = "mma";
+  EXPECT_TRUE(filter_candidates(all, o).empty());
+  o.exclude_kernels = "(";
+  EXPECT_THROW(filter_candidates(all, o), Error);
 }
 
 std::vector<ProblemKey> gemm_keys(int n) {
