@@ -404,7 +404,12 @@ __global__ void __launch_bounds__(C::kThreads) stage2_kernel(const Args a) {
 __global__ void quantize_a_kernel(const uint16_t* __restrict__ a, uint8_t* __restrict__ aq,
                                   float* __restrict__ a_scale, int rows, int inter) {
 #if defined(CKTUNE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
-  gpu::follow_previous_grid();
+  // Stage 2 may be scheduled as soon as every block of this kernel has started: a wgmma stage 2 then
+  // requests its first weights while stage 1 ends (its blocks take the SMs stage 1 leaves) and waits
+  // for this kernel before it reads the rows. Three kernels are then in flight, but each waits only for
+  // the one before it, and that one's blocks have all started, so none waits for an SM it cannot get.
+  gpu::open_next_grid();
+  gpu::await_previous_grid();
   const int lane = threadIdx.x & 31;
   const int kbs = inter / 128;
   const long long jobs = static_cast<long long>(rows) * kbs;

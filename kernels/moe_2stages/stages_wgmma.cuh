@@ -213,7 +213,11 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     fence_barrier_init();
   }
   if (tid == C::kConsumers * 128) tma_prefetch_desc(&tmap_w);
-  gpu::follow_previous_grid();
+  // Stage 1 reads the sorting's outputs: it waits for the kernel before it (the sorting) first. Stage 2
+  // comes after the re-quantisation, which starts only once stage 1 has passed its own wait, so the
+  // sorting has completed when stage 2 starts: it reads the sorting's outputs at once and asks for its
+  // first weights (which no kernel writes) before it waits for the re-quantised rows (below).
+  if constexpr (kS1) gpu::follow_previous_grid();
   const int used_blocks = a.num_valid_ids[0] / BM;
   const int tiles = used_blocks * col_tiles;
   static_assert(kSplit == 1 || (kS1 && !kStaged && !kAcc), "split-K is a stage-1 instance with direct stores");
@@ -242,6 +246,22 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       for (int i = 0; i < BM / 16; ++i)
         ids[i] = static_cast<uint32_t>(__ldg(a.sorted_ids + block * BM + (pt >> 3) + 16 * i));
     };
+    // Stage 2: the weights of the first ST k-blocks requested before the wait (their stages are free).
+    int early = 0;
+    if constexpr (!kS1) {
+      if (pt == 0) {
+        for (int tile = blockIdx.x; tile < tiles && early < ST; tile += tile_stride) {
+          const TileAt at = tile_at(tile);
+          const int e = __ldg(a.sorted_expert_ids + at.block);
+          for (int kb = 0; kb < KB && early < ST; ++kb, ++early) {
+            mbar_expect_tx(&full[early], C::kBBytes);
+            tma_load_2d(smem_u32(smem + early * C::kStageBytes + C::kABytes), &tmap_w, &full[early], kb * 128,
+                        e * D + at.col * TN);
+          }
+        }
+      }
+      gpu::follow_previous_grid();
+    }
     fetch(blockIdx.x);
     for (int tile = blockIdx.x; tile < tiles; tile += tile_stride) {
       const TileAt at = tile_at(tile);
@@ -260,7 +280,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         const int s = g % ST;
         if (g >= ST) mbar_wait(&empty[s], ((g / ST) + 1) & 1);
         uint8_t* st = smem + s * C::kStageBytes;
-        if (pt == 0) {
+        if (pt == 0 && g >= early) {
           mbar_expect_tx(&full[s], C::kBBytes);
           if constexpr (kS1) {
             tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb * 128, e * 2 * I + n0);
@@ -288,6 +308,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     return;
   }
   setmaxnreg_inc<C::kConsumerRegs>();
+  if constexpr (!kS1) gpu::follow_previous_grid();  // the re-quantised rows and their scales
   const TileWalk tile_at(used_blocks, col_tiles, col_group);
 
   const int lane = tid & 31;
