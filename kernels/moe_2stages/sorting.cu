@@ -8,12 +8,16 @@
 // counters in shared memory) plus the matching lanes below it, and the lowest of them advances the
 // counter. A prefix over the waves of a block, per expert, turns the per-wave ranks into the block's.
 //
-// SingleBlock (tokens*topk <= 8192, experts <= 1024; Auto takes it up to 2560 pairs), one launch: block 0
-// ranks every pair, scans the experts (padded starts, local ids; CUB/rocPRIM block scan) and scatters the
-// pairs; the next fill_blocks blocks count the pairs per expert again (shared-memory atomics: the counts do
+// SingleBlock (tokens*topk <= 8192, experts <= 1024), one launch: up to 1024 pairs block 0 ranks every
+// pair, scans the experts (padded starts, local ids; CUB/rocPRIM block scan) and scatters the pairs; past
+// that one ranking block a chunk of 1024 pairs does the same for its chunk, after counting every pair
+// (and those before its chunk) with shared-memory atomics for the experts' starts and its chunk's base.
+// The next fill_blocks blocks count the pairs per expert again (shared-memory atomics: the counts do
 // not depend on the order), run the same scan and write their shares of the pad rows and sorted_expert_ids;
-// the blocks after them zero zero_out meanwhile. The cells past the used rows are filled in the same kernel
-// while there are at most 32768 of them, by a second kernel beyond that. (Until 2026-11-24 block 0 also
+// the blocks after them zero zero_out meanwhile. (Until 2026-11-25 block 0 ranked every pair, up to 8192:
+// 8.5 us at 2048 pairs, 14.5 at 4096, so Auto sent more than 2560 pairs to the three launches.) The
+// cells past the used rows are filled in the same kernel while there are at most 32768 of them, by a
+// second kernel beyond that. (Until 2026-11-24 block 0 also
 // wrote every pad row, its warps walking E/8 experts each after the scatter: 8.8 us under ncu at 16
 // DeepSeek-V3 tokens, block_m 64, for 128 pairs.)
 //
@@ -39,6 +43,7 @@ namespace {
 constexpr int kThreads = 256;                       // every sorting block but the scan's
 constexpr int kWaves = kThreads / gpu::kWaveSize;   // waves of a block
 constexpr int kChunk = 2048;                        // MultiBlock: pairs a rank block takes
+constexpr int kRankChunk = 1024;                    // SingleBlock: pairs a ranking block takes
 constexpr int kChunkSteps = kChunk / kThreads;      // ... steps of one wave through its share
 constexpr int kFillInBlockMax = 32768;  // SingleBlock: cells past the used rows written in-kernel up to this
 constexpr int kGridMaxBlocks = 1024;
@@ -65,7 +70,8 @@ struct Params {
   uint4* zero;     // zero_out, as 16-byte words
   size_t zero_words;
   int sort_blocks;  // blocks [0, sort_blocks) sort; the rest of the grid zeroes
-  int fill_blocks;  // SingleBlock: blocks [1, 1 + fill_blocks) of the sorting ones write the pad rows
+  int rank_blocks;  // SingleBlock: blocks [0, rank_blocks) rank and scatter the pairs, kRankChunk a block
+  int fill_blocks;  // SingleBlock: blocks [rank_blocks, rank_blocks + fill_blocks) write the pad rows
 };
 
 __device__ __forceinline__ int32_t pack_id(int slot, int token) {
@@ -211,7 +217,7 @@ __device__ __forceinline__ void fill_rows_and_blocks(const Params& p, const int*
 
 // ---- SingleBlock -------------------------------------------------------------------------------
 
-// Dynamic shared memory: cnt [kWaves][E], total [E], pstart [E + 1], lid [E] (ints).
+// Dynamic shared memory: cnt [kWaves][E], total [E], pstart [E + 1], lid [E], before [E] (ints).
 template <int kSteps>
 __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
   gpu::follow_previous_grid();
@@ -228,9 +234,10 @@ __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
   int* total = cnt + kWaves * E;
   int* pstart = total + E;
   int* lid = pstart + E + 1;
+  int* before = lid + E;
 
   const int tid = static_cast<int>(threadIdx.x), wave = tid / gpu::kWaveSize;
-  if (b > 0) {  // a fill block: the counts, the scan, its share of the pad rows and blocks
+  if (b >= p.rank_blocks) {  // a fill block: the counts, the scan, its share of the pad rows and blocks
     for (int e = tid; e < E; e += kThreads) total[e] = 0;
     __syncthreads();
     for (int i = tid; i < p.n; i += kThreads) {
@@ -242,8 +249,45 @@ __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
     if (tid == 0) pstart[E] = num_valid;
     __syncthreads();
     fill_rows_and_blocks(p, pstart, total, lid, num_valid, p.fill ? p.capacity : num_valid,
-                         p.fill ? p.max_blocks : num_valid / p.block_m, (b - 1) * kThreads + tid,
+                         p.fill ? p.max_blocks : num_valid / p.block_m, (b - p.rank_blocks) * kThreads + tid,
                          p.fill_blocks * kThreads);
+    return;
+  }
+  if (p.rank_blocks > 1) {
+    // Ranking block b of several: the pairs [b, b + 1) * kRankChunk. Every pair's row needs the counts of
+    // all pairs (the experts' starts) and of the pairs before this chunk, so the block counts them
+    // (shared-memory atomics; counts do not depend on the order), ranks its own chunk like the one
+    // ranking block does, and scatters: one launch where the multi-block path takes three.
+    for (int e = tid; e < E; e += kThreads) total[e] = 0, before[e] = 0;
+    for (int i = tid; i < kWaves * E; i += kThreads) cnt[i] = 0;
+    __syncthreads();
+    const int c0 = b * kRankChunk, c1 = min(p.n, c0 + kRankChunk);
+    for (int i = tid; i < p.n; i += kThreads) {
+      const unsigned k = key_of(p, i);
+      if (k < static_cast<unsigned>(E)) {
+        atomicAdd(&total[k], 1);
+        if (i < c0) atomicAdd(&before[k], 1);
+      }
+    }
+    const int share = ((c1 - c0 + kWaves - 1) / kWaves + gpu::kWaveSize - 1) / gpu::kWaveSize * gpu::kWaveSize;
+    const int lo = c0 + wave * share, hi = min(c1, lo + share);
+    unsigned key[kSteps];
+    int rank[kSteps];
+    rank_share<kSteps>(p, lo, hi, cnt + wave * E, key, rank);
+    __syncthreads();
+    prefix_over_waves(E, cnt, pstart);  // the chunk's totals land in pstart, which the scan overwrites
+    const int num_valid = scan_experts<kThreads>(p, total, pstart, lid, scan);
+    if (b == 0 && tid == 0) {
+      p.num_valid_ids[0] = num_valid;
+      p.num_valid_ids[1] = p.tokens;
+    }
+    const int lane = gpu::lane_id();
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s) {
+      const unsigned k = key[s];
+      if (k >= static_cast<unsigned>(E)) continue;
+      write_pair(p, pstart[k] + before[k] + cnt[wave * E + k] + rank[s], lo + s * gpu::kWaveSize + lane);
+    }
     return;
   }
   for (int i = tid; i < kWaves * E; i += kThreads) cnt[i] = 0;
@@ -273,7 +317,7 @@ __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
   }
 }
 
-size_t single_block_smem(int experts) { return (static_cast<size_t>(kWaves + 3) * experts + 1) * sizeof(int); }
+size_t single_block_smem(int experts) { return (static_cast<size_t>(kWaves + 4) * experts + 1) * sizeof(int); }
 
 // The cells past the used rows / blocks, after a SingleBlock launch that left them (num_valid_ids is
 // on the device by then: same stream).
@@ -485,17 +529,14 @@ gpu::ErrorCode sort(const SortArgs& a, gpu::Stream stream) {
     p.fill = a.fill_unused && !tail_kernel;
     // One fill block a 64 experts (a warp then walks 8 of them), 1..16.
     p.fill_blocks = std::clamp(p.experts / 64, 1, 16);
-    p.sort_blocks = 1 + p.fill_blocks;
-    const int steps = ((p.n + kWaves - 1) / kWaves + gpu::kWaveSize - 1) / gpu::kWaveSize;
-    gpu::ErrorCode e;
-    if (steps <= 1)
-      e = launch_single_block<1>(p, zero_blocks, opts, stream);
-    else if (steps <= 4)
-      e = launch_single_block<4>(p, zero_blocks, opts, stream);
-    else if (steps <= 16)
-      e = launch_single_block<16>(p, zero_blocks, opts, stream);
-    else
-      e = launch_single_block<kSortSingleBlockMaxPairs / kThreads>(p, zero_blocks, opts, stream);
+    // Up to kRankChunk pairs one ranking block; past that one a chunk, each counting every pair again.
+    p.rank_blocks = p.n <= kRankChunk ? 1 : (p.n + kRankChunk - 1) / kRankChunk;
+    p.sort_blocks = p.rank_blocks + p.fill_blocks;
+    const int ranked = std::min(p.n, kRankChunk);  // pairs a ranking block takes
+    const int steps = ((ranked + kWaves - 1) / kWaves + gpu::kWaveSize - 1) / gpu::kWaveSize;
+    static_assert(kRankChunk / kThreads <= 4, "a ranking block's share is at most 4 steps a wave");
+    const gpu::ErrorCode e = steps <= 1 ? launch_single_block<1>(p, zero_blocks, opts, stream)
+                                        : launch_single_block<4>(p, zero_blocks, opts, stream);
     if (e != gpu::kSuccess || !tail_kernel) return e;
     return gpu::launch(fill_tail_kernel, dim3(grid_for(static_cast<size_t>(p.capacity))), dim3(kThreads), 0, stream, opts, p);
   }

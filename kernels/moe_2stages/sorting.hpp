@@ -23,11 +23,12 @@
 //
 // A stable counting sort; no key sort is needed since the keys are expert ids. Two paths, chosen by
 // sort_path() unless SortArgs::path forces one:
-//  - SingleBlock: tokens*topk <= 8192 and experts <= 1024 (Auto: up to 2560 pairs): one launch; one
-//    thread block sorts (each wave ranks its share of the pairs among equal experts with a match
-//    instruction and per-wave counters in shared memory, a prefix over the waves and a block scan over
-//    the experts give every pair its row); a few blocks beside it count and scan again and write the
-//    pad rows and the block experts; the other blocks of the grid zero zero_out. No workspace.
+//  - SingleBlock: tokens*topk <= 8192 and experts <= 1024 (Auto takes it wherever it applies): one launch;
+//    a thread block per 1024 pairs sorts them (each wave ranks its share of the pairs among equal experts
+//    with a match instruction and per-wave counters in shared memory, a prefix over the waves and a block
+//    scan over the experts give every pair its row; past one block, each also counts all pairs, and those
+//    before its chunk, with shared-memory atomics); a few blocks beside them count and scan again and
+//    write the pad rows and the block experts; the other blocks of the grid zero zero_out. No workspace.
 //  - MultiBlock: anything up to capacity < 2^31 and experts <= 2048: three launches: ranks within
 //    chunks of 2048 pairs and a per-chunk count of each expert; one block scans the counts (over the
 //    chunks per expert, then over the experts); the scatter/fill kernel writes the outputs while its
@@ -47,11 +48,13 @@ namespace cktune::kernels::moe_2stages {
 enum class SortPath { Auto, SingleBlock, MultiBlock };
 
 inline constexpr int kSortSingleBlockMaxPairs = 8192;   // tokens*topk handled by one thread block
-// Auto takes SingleBlock up to this many pairs: one launch beats three while one block ranks them fast
-// enough (H200, 200 back-to-back calls, block_m 64: DeepSeek-V3 5.1 us against 10.8 at 1024 pairs, 8.5
-// against 10.3 at 2048, 14.5 against 10.2 at 4096; Qwen3.5 (E=512, topk 10), block_m 32: 10.8 against 11.5 at 2560
-// pairs; docs/perf.md, 2026-11-24 20:42).
-inline constexpr int kSortAutoSingleBlockPairs = 2560;
+// Auto takes SingleBlock up to this many pairs: its one launch beats the three of MultiBlock at every size
+// it takes since past 1024 pairs a block ranks each chunk of 1024 (H200, 200 back-to-back calls, block_m
+// 64, with the zeroing of the [tokens, 7168] output: DeepSeek-V3 6.2 against 10.2 us at 2048 pairs, 7.3
+// against 12.6 at 4096, 11.6 against 16.1 at 8192; Qwen3.5 (E=512, topk 10) 8.0 against 15.0 at 5120;
+// docs/perf.md, 2026-11-25). Until then one block ranked every pair (14.5 us at 4096) and Auto stopped
+// at 2560.
+inline constexpr int kSortAutoSingleBlockPairs = kSortSingleBlockMaxPairs;
 inline constexpr int kSortSingleBlockMaxExperts = 1024;
 inline constexpr int kSortMaxExperts = 2048;
 

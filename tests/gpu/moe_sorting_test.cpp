@@ -357,7 +357,7 @@ TEST_F(GpuMoeSorting, RefusesWhatItCannotRepresent) {
   EXPECT_NE(ks::sort_why_not(16384, 8, 256, 32, ks::SortPath::SingleBlock), nullptr);
   EXPECT_EQ(ks::sort_why_not(16384, 10, 512, 128), nullptr);
   EXPECT_EQ(ks::sort_path(1, 8, 256), ks::SortPath::SingleBlock);
-  // Auto takes one launch up to kSortAutoSingleBlockPairs routed pairs (2560: 320 DeepSeek-V3 tokens).
+  // Auto takes one launch up to kSortAutoSingleBlockPairs routed pairs (8192: 1024 DeepSeek-V3 tokens).
   EXPECT_EQ(ks::sort_path(ks::kSortAutoSingleBlockPairs / 8, 8, 256), ks::SortPath::SingleBlock);
   EXPECT_EQ(ks::sort_path(ks::kSortAutoSingleBlockPairs / 8 + 1, 8, 256), ks::SortPath::MultiBlock);
   EXPECT_EQ(ks::sort_path(1, 8, 2048), ks::SortPath::MultiBlock);
