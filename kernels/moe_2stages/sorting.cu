@@ -217,6 +217,17 @@ __device__ __forceinline__ void fill_rows_and_blocks(const Params& p, const int*
 
 // ---- SingleBlock -------------------------------------------------------------------------------
 
+// Every pair counted per expert into total (shared-memory atomics: counts do not depend on the order),
+// and those before pair `upto` into before as well.
+__device__ __forceinline__ void count_experts(const Params& p, int* total, int* before, int upto) {
+  for (int i = static_cast<int>(threadIdx.x); i < p.n; i += kThreads) {
+    const unsigned k = key_of(p, i);
+    if (k >= static_cast<unsigned>(p.experts)) continue;
+    atomicAdd(&total[k], 1);
+    if (i < upto) atomicAdd(&before[k], 1);
+  }
+}
+
 // Dynamic shared memory: cnt [kWaves][E], total [E], pstart [E + 1], lid [E], before [E] (ints).
 template <int kSteps>
 __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
@@ -240,10 +251,7 @@ __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
   if (b >= p.rank_blocks) {  // a fill block: the counts, the scan, its share of the pad rows and blocks
     for (int e = tid; e < E; e += kThreads) total[e] = 0;
     __syncthreads();
-    for (int i = tid; i < p.n; i += kThreads) {
-      const unsigned k = key_of(p, i);
-      if (k < static_cast<unsigned>(E)) atomicAdd(&total[k], 1);
-    }
+    count_experts(p, total, nullptr, 0);
     __syncthreads();
     const int num_valid = scan_experts<kThreads>(p, total, pstart, lid, scan);
     if (tid == 0) pstart[E] = num_valid;
@@ -253,67 +261,38 @@ __global__ void __launch_bounds__(kThreads) sort_single_block_kernel(Params p) {
                          p.fill_blocks * kThreads);
     return;
   }
-  if (p.rank_blocks > 1) {
-    // Ranking block b of several: the pairs [b, b + 1) * kRankChunk. Every pair's row needs the counts of
-    // all pairs (the experts' starts) and of the pairs before this chunk, so the block counts them
-    // (shared-memory atomics; counts do not depend on the order), ranks its own chunk like the one
-    // ranking block does, and scatters: one launch where the multi-block path takes three.
-    for (int e = tid; e < E; e += kThreads) total[e] = 0, before[e] = 0;
-    for (int i = tid; i < kWaves * E; i += kThreads) cnt[i] = 0;
-    __syncthreads();
-    const int c0 = b * kRankChunk, c1 = min(p.n, c0 + kRankChunk);
-    for (int i = tid; i < p.n; i += kThreads) {
-      const unsigned k = key_of(p, i);
-      if (k < static_cast<unsigned>(E)) {
-        atomicAdd(&total[k], 1);
-        if (i < c0) atomicAdd(&before[k], 1);
-      }
-    }
-    const int share = ((c1 - c0 + kWaves - 1) / kWaves + gpu::kWaveSize - 1) / gpu::kWaveSize * gpu::kWaveSize;
-    const int lo = c0 + wave * share, hi = min(c1, lo + share);
-    unsigned key[kSteps];
-    int rank[kSteps];
-    rank_share<kSteps>(p, lo, hi, cnt + wave * E, key, rank);
-    __syncthreads();
-    prefix_over_waves(E, cnt, pstart);  // the chunk's totals land in pstart, which the scan overwrites
-    const int num_valid = scan_experts<kThreads>(p, total, pstart, lid, scan);
-    if (b == 0 && tid == 0) {
-      p.num_valid_ids[0] = num_valid;
-      p.num_valid_ids[1] = p.tokens;
-    }
-    const int lane = gpu::lane_id();
-#pragma unroll
-    for (int s = 0; s < kSteps; ++s) {
-      const unsigned k = key[s];
-      if (k >= static_cast<unsigned>(E)) continue;
-      write_pair(p, pstart[k] + before[k] + cnt[wave * E + k] + rank[s], lo + s * gpu::kWaveSize + lane);
-    }
-    return;
-  }
+  // Ranking block b: the pairs [b, b + 1) * kRankChunk, all of them when one block ranks. Every pair's row
+  // needs the counts of all pairs (the experts' starts) and of the pairs before the chunk; with several
+  // ranking blocks each counts them itself (shared-memory atomics; counts do not depend on the order).
+  const bool counted = p.rank_blocks > 1;
   for (int i = tid; i < kWaves * E; i += kThreads) cnt[i] = 0;
+  for (int e = tid; e < E; e += kThreads) before[e] = 0;
+  if (counted)
+    for (int e = tid; e < E; e += kThreads) total[e] = 0;
   __syncthreads();
+  const int c0 = b * kRankChunk, c1 = min(p.n, c0 + kRankChunk);
+  if (counted) count_experts(p, total, before, c0);
   // Shares of whole steps, in wave order (a few pairs: all in wave 0).
-  const int share = ((p.n + kWaves - 1) / kWaves + gpu::kWaveSize - 1) / gpu::kWaveSize * gpu::kWaveSize;
-  const int lo = wave * share, hi = min(p.n, lo + share);
+  const int share = ((c1 - c0 + kWaves - 1) / kWaves + gpu::kWaveSize - 1) / gpu::kWaveSize * gpu::kWaveSize;
+  const int lo = c0 + wave * share, hi = min(c1, lo + share);
   unsigned key[kSteps];
   int rank[kSteps];
   rank_share<kSteps>(p, lo, hi, cnt + wave * E, key, rank);
   __syncthreads();
-  prefix_over_waves(E, cnt, total);
+  // The waves' prefix per expert; its totals are the experts' counts when this block ranks every pair,
+  // else only the chunk's (then pstart takes them: the scan overwrites it).
+  prefix_over_waves(E, cnt, counted ? pstart : total);
   const int num_valid = scan_experts<kThreads>(p, total, pstart, lid, scan);
-  if (tid == 0) {
-    pstart[E] = num_valid;
+  if (b == 0 && tid == 0) {
     p.num_valid_ids[0] = num_valid;
     p.num_valid_ids[1] = p.tokens;
   }
-  __syncthreads();
-
   const int lane = gpu::lane_id();
 #pragma unroll
   for (int s = 0; s < kSteps; ++s) {
     const unsigned k = key[s];
     if (k >= static_cast<unsigned>(E)) continue;
-    write_pair(p, pstart[k] + cnt[wave * E + k] + rank[s], lo + s * gpu::kWaveSize + lane);
+    write_pair(p, pstart[k] + before[k] + cnt[wave * E + k] + rank[s], lo + s * gpu::kWaveSize + lane);
   }
 }
 
