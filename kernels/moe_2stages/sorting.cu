@@ -14,12 +14,11 @@
 // (and those before its chunk) with shared-memory atomics for the experts' starts and its chunk's base.
 // The next fill_blocks blocks count the pairs per expert again (shared-memory atomics: the counts do
 // not depend on the order), run the same scan and write their shares of the pad rows and sorted_expert_ids;
-// the blocks after them zero zero_out meanwhile. (Until 2026-11-25 block 0 ranked every pair, up to 8192:
-// 8.5 us at 2048 pairs, 14.5 at 4096, so Auto sent more than 2560 pairs to the three launches.) The
-// cells past the used rows are filled in the same kernel while there are at most 32768 of them, by a
-// second kernel beyond that. (Until 2026-11-24 block 0 also
-// wrote every pad row, its warps walking E/8 experts each after the scatter: 8.8 us under ncu at 16
-// DeepSeek-V3 tokens, block_m 64, for 128 pairs.)
+// the blocks after them zero zero_out meanwhile. The cells past the used rows are filled in the same
+// kernel while there are at most 32768 of them, by a second kernel beyond that. (Until 2026-11-25 block 0
+// ranked every pair, up to 8192: 8.5 us at 2048 pairs, 14.5 at 4096, so Auto sent more than 2560 pairs to
+// the three launches. Until 2026-11-24 it also wrote every pad row, its warps walking E/8 experts each
+// after the scatter: 8.8 us under ncu at 16 DeepSeek-V3 tokens, block_m 64, for 128 pairs.)
 //
 // MultiBlock (any size up to capacity < 2^31, experts <= 2048), three launches:
 //   rank_kernel:    a block per chunk of 2048 pairs: ranks within the chunk, counts per expert;
