@@ -3,6 +3,7 @@
 // in a8w8_pertoken.cu (a separate translation unit, so the two compile in parallel).
 #include "a8w8_blockscale.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "launch.cuh"
@@ -18,7 +19,7 @@ constexpr Scaling SC = Scaling::Block128;
 // the lists of launch.cuh, in the order the table had when its ids were first written.
 const std::array kTable = {CKTUNE_MMA_ROWS,     CKTUNE_WGMMA_ROWS,      CKTUNE_WGMMA_DB_ROWS,
                            CKTUNE_WGMMA_P_ROWS, CKTUNE_WGMMA_P_DB_ROWS, CKTUNE_WGMMA_K_ROWS,
-                           CKTUNE_WGMMA_SWAP_ROWS};
+                           CKTUNE_WGMMA_SWAP_ROWS, CKTUNE_MMA_DIRECT_ROWS};
 #undef CKTUNE_MMA
 #undef CKTUNE_WGMMA
 #undef CKTUNE_WGMMA_P
@@ -26,6 +27,7 @@ const std::array kTable = {CKTUNE_MMA_ROWS,     CKTUNE_WGMMA_ROWS,      CKTUNE_W
 #undef CKTUNE_WGMMA_DB
 #undef CKTUNE_WGMMA_K
 #undef CKTUNE_WGMMA_SWAP
+#undef CKTUNE_MMA_DIRECT
 
 const Table<kTable.size()>& block_table() {
   static const Table<kTable.size()> t(kTable);
@@ -87,6 +89,13 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
   if (p.variant == Variant::WgmmaSwap) {
     // Any token tile that holds M: a row tuned at M = 16 also serves M = 2 through the padded-M lookup.
     if (M > p.tile_m) return "the swapped-operand decode kernel's token tile is smaller than M (it takes M <= 32)";
+  }
+  if (p.variant == Variant::DirectMma) {
+    if (M > p.tile_m) return "the register-fed decode kernel's token tile is smaller than M (it takes M <= 16)";
+    // Shared memory (mma_direct.cuh, direct_smem_bytes): the parked sums and the token rows.
+    const long smem = 4L * p.warps * 16 * p.tile_m + std::min(M, p.tile_m) * (static_cast<long>(K) + 64);
+    if (smem > 227L * 1024)
+      return "the register-fed decode kernel keeps the token rows in shared memory: M x K is too large for it";
   }
   if (persistent && N % 8 != 0) return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";
   if (p.variant == Variant::WgmmaPersistentDb && (K / 128) % 2 != 0)

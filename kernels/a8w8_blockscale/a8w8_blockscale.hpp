@@ -38,6 +38,7 @@ enum class Variant {
   WgmmaSwap,  // decode (M <= 64): Y^T = W * X^T on wgmma, W rows on the 64-row side, tokens on N; split-K
   WgmmaFast,  // per-token only: Wgmma whose k-blocks add straight into the accumulator (fp8 fast accumulation)
   WgmmaPersistentFast,  // per-token only: WgmmaPersistent with fast accumulation
+  DirectMma,  // decode (M <= 16): SplitKMma's Y^T = W * X^T fed from registers (no shared memory), K over warps
 };
 using VariantName = EnumName<Variant>;
 inline constexpr VariantName kVariantNames[] = {
@@ -50,6 +51,7 @@ inline constexpr VariantName kVariantNames[] = {
     {Variant::WgmmaSwap, "wgmmas"},
     {Variant::WgmmaFast, "wgmmaf"},
     {Variant::WgmmaPersistentFast, "wgmmapf"},
+    {Variant::DirectMma, "mmad"},
 };
 std::string_view to_string(Variant v);
 

@@ -9,6 +9,7 @@
 
 #include "../common/instance_table.hpp"
 #include "a8w8_blockscale.hpp"
+#include "mma_direct.cuh"
 #include "mma_splitk.cuh"
 #if defined(CKTUNE_CUDA)
 #include "wgmma.cuh"
@@ -83,11 +84,36 @@ gpu::ErrorCode launch_mma(const InstanceParams& p, const Args& a, gpu::Stream st
   return gpu::launch(kernel, grid, dim3(C::kThreads), C::kSmemBytes, stream,
                      gpu::LaunchOpts{dim3(1, 1, static_cast<unsigned>(p.split_k)), false}, m);
 }
+template <class C>
+gpu::ErrorCode launch_mma_direct(const InstanceParams&, const Args& a, gpu::Stream stream) {
+  static std::atomic<int> smem_set{0};
+  auto kernel = detail::mma_direct_kernel<C>;
+  const size_t smem = detail::direct_smem_bytes<C>(a.M, a.K);
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, static_cast<int>(smem), smem_set); e != gpu::kSuccess) return e;
+  MmaArgs m{};
+  m.xq = a.xq;
+  m.x_scale = a.x_scale;
+  m.wq = a.wq;
+  m.w_scale = a.w_scale;
+  m.y = a.y;
+  m.M = a.M;
+  m.N = a.N;
+  m.K = a.K;
+  m.KB = a.K / 128;
+  m.S = 1;
+  // One CTA a group of 16 weight rows.
+  const dim3 grid((a.N + C::kRows - 1) / C::kRows);
+  return gpu::launch(kernel, grid, dim3(C::kThreads), smem, stream, gpu::LaunchOpts{}, m);
+}
 #else
 // The AMD implementations of these code paths come with the MFMA inner loops (docs/arch/kernels.md);
 // until then why_not() rejects every instance on a HIP build and launch() never gets here.
 template <class C>
 gpu::ErrorCode launch_mma(const InstanceParams&, const Args&, gpu::Stream) {
+  return gpu::kErrorNotSupported;
+}
+template <class C>
+gpu::ErrorCode launch_mma_direct(const InstanceParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
 #endif
@@ -130,6 +156,12 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
   Entry{InstanceParams{0, nullptr, Variant::WgmmaPersistentFast, BM, BN, 128, ST,                           \
                        detail::WgCfg<BM, BN, ST, false, SC, 1, true>::kWarps, 1, 90, SC},                   \
         &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, false, SC, 1, true>>}
+
+// Warp MMA fed from registers for decode: TM token rows (tile_m), 16 weight rows (tile_n), WK warps along K,
+// RING k-blocks in flight a warp (stages).
+#define CKTUNE_MMA_DIRECT(TM, WK, RING)                                                                   \
+  Entry{InstanceParams{0, nullptr, Variant::DirectMma, TM, 16, 128, RING, WK, 1, 89, SC},                  \
+        &launch_mma_direct<detail::DirectCfg<TM, WK, RING, SC>>}
 
 // Swapped operands for decode: BT token rows (tile_m), BW weight rows (tile_n), split S.
 #define CKTUNE_WGMMA_SWAP(BT, BW, ST, SK)                                                                   \
@@ -278,6 +310,19 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
   CKTUNE_WGMMA_SWAP(32, 64, 8, 4), \
   CKTUNE_WGMMA_SWAP(32, 128, 10, 1), \
   CKTUNE_WGMMA_SWAP(32, 128, 5, 2)
+
+// Decode on the warp MMA fed from registers (M <= 16; every table, appended after the first ids were
+// written): a warp keeps RING k-blocks of 16 weight rows in flight in its registers, the CTA's WK warps take
+// the k-blocks in turn and add their sums in shared memory (mma_direct.cuh). Rows that split K over a cluster
+// of 2 or 4 CTAs were measured and dropped (never the fastest: docs/perf.md, 2026-11-25).
+#define CKTUNE_MMA_DIRECT_ROWS \
+  CKTUNE_MMA_DIRECT(8, 8, 2), \
+  CKTUNE_MMA_DIRECT(8, 8, 8), \
+  CKTUNE_MMA_DIRECT(8, 16, 2), \
+  CKTUNE_MMA_DIRECT(8, 4, 4), \
+  CKTUNE_MMA_DIRECT(16, 16, 2), \
+  CKTUNE_MMA_DIRECT(16, 8, 2), \
+  CKTUNE_MMA_DIRECT(16, 4, 4)
 
 // One table: the entries of one Scaling, ids assigned in order, names built from the parameters.
 template <size_t N>

@@ -64,7 +64,9 @@ __device__ __forceinline__ void cluster_splitk_reduce(const float* red, bool act
                                                       int m0, int n0, int M, int N, uint16_t* y) {
   namespace cg = cooperative_groups;
   cg::cluster_group cluster = cg::this_cluster();
-  cluster.sync();
+  // A launch without a split (S == 1) is a cluster of one CTA: a CTA barrier does.
+  auto sync = [&] { S > 1 ? cluster.sync() : __syncthreads(); };
+  sync();
   if (active) {
     constexpr int E = BM * BN;
     constexpr int kPlane = BM * kPitch;
@@ -83,7 +85,7 @@ __device__ __forceinline__ void cluster_splitk_reduce(const float* red, bool act
       if (m < M && n < N) y[static_cast<size_t>(m) * N + n] = gpu::f32_to_bf16_bits(sum);
     }
   }
-  cluster.sync();
+  sync();
 }
 #endif
 

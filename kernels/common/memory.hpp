@@ -24,6 +24,21 @@ __device__ __forceinline__ float load_global_cg(const float* p) {
 #endif
 }
 
+// 16 bytes of data read once (weights streamed by a decode kernel): not kept in the per-SM/CU cache. The
+// load is an ordinary one to the compiler (no volatile, no memory clobber), so it can be issued early and
+// many can be in flight.
+__device__ __forceinline__ uint4 load_stream_16(const void* p) {
+#if defined(CKTUNE_CUDA)
+  uint4 v;
+  asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+      : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+      : "l"(p));
+  return v;
+#else
+  return *static_cast<const uint4*>(p);
+#endif
+}
+
 // Asks for the 128-byte lines of floats [p, p + n) in the last-level cache, one line a lane of the calling
 // warp (lane = 0..31): for small operands a kernel reads only in its epilogue (per-token scales), so that
 // their first touch, a DRAM miss when the inputs are cold, is off the epilogue's critical path. A hint: no

@@ -56,7 +56,10 @@ TEST(GpuBlockscale, EveryInstanceMatchesTheReferenceOnRaggedShapes) {
   std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
   const int shapes[][3] = {{1, 2112, 7168}, {17, 200, 512}, {130, 2112, 1024}, {333, 576, 2048}, {1000, 4096, 512},
                            // the swapped-operand decode kernel's 16-token tile
-                           {13, 1040, 1536}};
+                           {13, 1040, 1536},
+                           // the register-fed decode kernel: N not a multiple of its 16 rows, 9 k-blocks over 4, 8
+                           // or 16 warps; its 16-token tile at 11 tokens
+                           {5, 1000, 1152}, {11, 520, 4096}};
   testing::InstanceRuns runs;
   for (const auto& s : shapes)
     testing::run_every_instance(unit, *backend, key(s[0], s[1], s[2]), seed + static_cast<std::uint64_t>(s[0]), runs);
