@@ -53,11 +53,8 @@ constexpr size_t kAlign = 256;
 constexpr size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 #if defined(CKTUNE_CUDA)
-template <class C>
-gpu::ErrorCode launch_mma(const InstanceParams& p, const Args& a, gpu::Stream stream) {
-  static std::atomic<int> smem_set{0};
-  auto kernel = detail::mma_splitk_kernel<C>;
-  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytes, smem_set); e != gpu::kSuccess) return e;
+// The warp-MMA kernels' arguments for split count S.
+inline MmaArgs mma_args(const Args& a, int S) {
   MmaArgs m{};
   m.xq = a.xq;
   m.x_scale = a.x_scale;
@@ -68,7 +65,16 @@ gpu::ErrorCode launch_mma(const InstanceParams& p, const Args& a, gpu::Stream st
   m.N = a.N;
   m.K = a.K;
   m.KB = a.K / 128;
-  m.S = p.split_k;
+  m.S = S;
+  return m;
+}
+
+template <class C>
+gpu::ErrorCode launch_mma(const InstanceParams& p, const Args& a, gpu::Stream stream) {
+  static std::atomic<int> smem_set{0};
+  auto kernel = detail::mma_splitk_kernel<C>;
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytes, smem_set); e != gpu::kSuccess) return e;
+  MmaArgs m = mma_args(a, p.split_k);
   const dim3 grid((a.N + C::kBN - 1) / C::kBN, (a.M + C::kBM - 1) / C::kBM, p.split_k);
   if (p.split_k > 1) {
     // The S CTAs of a tile reduce through a thread-block cluster (1 x 1 x S); 16 is beyond the
@@ -90,17 +96,7 @@ gpu::ErrorCode launch_mma_direct(const InstanceParams&, const Args& a, gpu::Stre
   auto kernel = detail::mma_direct_kernel<C>;
   const size_t smem = detail::direct_smem_bytes<C>(a.M, a.K);
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, static_cast<int>(smem), smem_set); e != gpu::kSuccess) return e;
-  MmaArgs m{};
-  m.xq = a.xq;
-  m.x_scale = a.x_scale;
-  m.wq = a.wq;
-  m.w_scale = a.w_scale;
-  m.y = a.y;
-  m.M = a.M;
-  m.N = a.N;
-  m.K = a.K;
-  m.KB = a.K / 128;
-  m.S = 1;
+  const MmaArgs m = mma_args(a, 1);
   // One CTA a group of 16 weight rows.
   const dim3 grid((a.N + C::kRows - 1) / C::kRows);
   return gpu::launch(kernel, grid, dim3(C::kThreads), smem, stream, gpu::LaunchOpts{}, m);
