@@ -246,6 +246,17 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       for (int i = 0; i < BM / 16; ++i)
         ids[i] = static_cast<uint32_t>(__ldg(a.sorted_ids + block * BM + (pt >> 3) + 16 * i));
     };
+    // The weights of k-block kb of expert e, columns from n0, into stage s (thread pt == 0 only).
+    auto request_weights = [&](int s, int kb, int e, int n0) {
+      const uint32_t dst = smem_u32(smem + s * C::kStageBytes + C::kABytes);
+      mbar_expect_tx(&full[s], C::kBBytes);
+      if constexpr (kS1) {
+        tma_load_2d(dst, &tmap_w, &full[s], kb * 128, e * 2 * I + n0);
+        tma_load_2d(dst + HN * 128, &tmap_w, &full[s], kb * 128, e * 2 * I + I + n0);
+      } else {
+        tma_load_2d(dst, &tmap_w, &full[s], kb * 128, e * D + n0);
+      }
+    };
     // Stage 2: the weights of the first ST k-blocks requested before the wait (their stages are free).
     int early = 0;
     if constexpr (!kS1) {
@@ -253,11 +264,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         for (int tile = blockIdx.x; tile < tiles && early < ST; tile += tile_stride) {
           const TileAt at = tile_at(tile);
           const int e = __ldg(a.sorted_expert_ids + at.block);
-          for (int kb = 0; kb < KB && early < ST; ++kb, ++early) {
-            mbar_expect_tx(&full[early], C::kBBytes);
-            tma_load_2d(smem_u32(smem + early * C::kStageBytes + C::kABytes), &tmap_w, &full[early], kb * 128,
-                        e * D + at.col * TN);
-          }
+          for (int kb = 0; kb < KB && early < ST; ++kb, ++early) request_weights(early, kb, e, at.col * TN);
         }
       }
       gpu::follow_previous_grid();
@@ -279,17 +286,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       for (int kb = kb0; kb < kb1; ++kb, ++g) {
         const int s = g % ST;
         if (g >= ST) mbar_wait(&empty[s], ((g / ST) + 1) & 1);
-        uint8_t* st = smem + s * C::kStageBytes;
-        if (pt == 0 && g >= early) {
-          mbar_expect_tx(&full[s], C::kBBytes);
-          if constexpr (kS1) {
-            tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb * 128, e * 2 * I + n0);
-            tma_load_2d(smem_u32(st + C::kABytes + HN * 128), &tmap_w, &full[s], kb * 128, e * 2 * I + I + n0);
-          } else {
-            tma_load_2d(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb * 128, e * D + n0);
-          }
-        }
-        const uint32_t dst = smem_u32(st);
+        if (pt == 0 && g >= early) request_weights(s, kb, e, n0);
+        const uint32_t dst = smem_u32(smem + s * C::kStageBytes);
 #pragma unroll
         for (int i = 0; i < BM / 16; ++i) {
           const int r = (pt >> 3) + 16 * i;
