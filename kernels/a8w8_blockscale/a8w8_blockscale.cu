@@ -139,7 +139,7 @@ int default_instance(int M, int N, int K, int sm_count, int sm, Scaling s) {
   // by M (warp MMA for decode, wgmma from M > 16 on sm_90), then the smallest split count of that
   // family that gives every SM at least one CTA. Tuning replaces this per shape. The int8 tables have
   // warp-MMA instances only: they take the rule's pre-Hopper branch. One branch was added from
-  // measurement since: the register-fed decode kernel for block scales at M <= 8, K >= 2048.
+  // measurement since: the register-fed decode kernel at M <= 8, K >= 2048, N >= 16 x SMs.
   const auto all = instances(s);
   if (is_int8(s)) sm = 89;
   Variant v = Variant::SplitKMma;
@@ -148,10 +148,12 @@ int default_instance(int M, int N, int K, int sm_count, int sm, Scaling s) {
     for (const auto& p : all)
       if (p.variant == Variant::WgmmaPersistent && p.tile_m == 128 && p.tile_n == 128 && p.stages == 4) return p.id;
   }
-  // Block scales, decode with a long K: the register-fed kernel, 4 warps with 4 k-blocks each in flight (added
-  // 2026-11-25: faster than the split warp-MMA row this rule picked on four of the grid's six (N, K) at M = 1, not
-  // at K = 512; not timed on the per-token tables, so they keep the warp-MMA rule).
-  if (s == Scaling::Block128 && M <= 8 && K >= 2048) {
+  // Decode with a long K and a row group of 16 for every SM: the register-fed kernel, 4 warps with 4 k-blocks
+  // each in flight (added 2026-11-25 from measurement, docs/perf.md: faster than the split warp-MMA row this rule
+  // picked on 38 of the per-token study's 40 such shapes at M <= 8 and on four of the block grid's six (N, K) at
+  // M = 1; slower at K = 512 and where N / 16 leaves SMs without a CTA). Block scales and plain per-token only: the
+  // preshuffled and int8 tables were not timed with it.
+  if ((s == Scaling::Block128 || s == Scaling::PerToken) && M <= 8 && K >= 2048 && (N + 15) / 16 >= sm_count) {
     for (const auto& p : all)
       if (p.variant == Variant::DirectMma && p.tile_m == 8 && p.warps == 4 && p.stages == 4 &&
           why_not(p, M, N, K, sm) == nullptr)
