@@ -3,7 +3,6 @@
 // in a8w8_pertoken.cu (a separate translation unit, so the two compile in parallel).
 #include "a8w8_blockscale.hpp"
 
-#include <algorithm>
 #include <cstdio>
 
 #include "launch.cuh"
@@ -92,9 +91,7 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
   }
   if (p.variant == Variant::DirectMma) {
     if (M > p.tile_m) return "the register-fed decode kernel's token tile is smaller than M (it takes M <= 16)";
-    // Shared memory (mma_direct.cuh, direct_smem_bytes): the parked sums and the token rows.
-    const long smem = 4L * p.warps * 16 * p.tile_m + std::min(M, p.tile_m) * (static_cast<long>(K) + 64);
-    if (smem > 227L * 1024)
+    if (detail::direct_smem_bytes(p.warps, p.tile_m, M, K) > 227 * 1024)
       return "the register-fed decode kernel keeps the token rows in shared memory: M x K is too large for it";
   }
   if (persistent && N % 8 != 0) return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";

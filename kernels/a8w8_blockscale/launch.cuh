@@ -94,7 +94,7 @@ template <class C>
 gpu::ErrorCode launch_mma_direct(const InstanceParams&, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
   auto kernel = detail::mma_direct_kernel<C>;
-  const size_t smem = detail::direct_smem_bytes<C>(a.M, a.K);
+  const size_t smem = detail::direct_smem_bytes(C::kWarps, C::kTM, a.M, a.K);
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, static_cast<int>(smem), smem_set); e != gpu::kSuccess) return e;
   const MmaArgs m = mma_args(a, 1);
   // One CTA a group of 16 weight rows.

@@ -59,10 +59,10 @@ struct DirectCfg {
 // reads at once fall in different halves of the banks (with the lanes' 16-byte offsets, no conflicts).
 __host__ __device__ inline int direct_x_pitch(int KB) { return KB * 128 + 64; }
 
-// Dynamic shared memory of a launch: the parked sums and min(M, TM) token rows.
-template <class C>
-inline size_t direct_smem_bytes(int M, int K) {
-  return C::kRedBytes + static_cast<size_t>(M < C::kTM ? M : C::kTM) * direct_x_pitch(K / 128);
+// Dynamic shared memory of a launch of `warps` warps and a token tile of `tm`: the parked sums and min(M, tm)
+// token rows. The launch asks for it; why_not refuses a shape that needs more than a CTA can have.
+__host__ __device__ inline size_t direct_smem_bytes(int warps, int tm, int M, int K) {
+  return static_cast<size_t>(warps) * 16 * tm * 4 + static_cast<size_t>(M < tm ? M : tm) * direct_x_pitch(K / 128);
 }
 
 template <class C>
