@@ -18,7 +18,7 @@ constexpr Scaling SC = Scaling::Block128;
 // the lists of launch.cuh, in the order the table had when its ids were first written.
 const std::array kTable = {CKTUNE_MMA_ROWS,     CKTUNE_WGMMA_ROWS,      CKTUNE_WGMMA_DB_ROWS,
                            CKTUNE_WGMMA_P_ROWS, CKTUNE_WGMMA_P_DB_ROWS, CKTUNE_WGMMA_K_ROWS,
-                           CKTUNE_WGMMA_SWAP_ROWS, CKTUNE_MMA_DIRECT_ROWS};
+                           CKTUNE_WGMMA_SWAP_ROWS, CKTUNE_MMA_DIRECT_ROWS, CKTUNE_WGMMA_P_DB_DEEP_ROWS};
 #undef CKTUNE_MMA
 #undef CKTUNE_WGMMA
 #undef CKTUNE_WGMMA_P
@@ -95,8 +95,6 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
       return "the register-fed decode kernel keeps the token rows in shared memory: M x K is too large for it";
   }
   if (persistent && N % 8 != 0) return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";
-  if (p.variant == Variant::WgmmaPersistentDb && (K / 128) % 2 != 0)
-    return "this variant processes 128-K blocks in pairs: K/128 must be even";
   return nullptr;
 }
 

@@ -212,7 +212,7 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
   CKTUNE_WGMMA(64, 64, 8, 2), \
   CKTUNE_WGMMA(64, 64, 8, 4)
 
-// The grid kernels with k-blocks in pairs (two partial tiles in flight).
+// The grid kernels with two partial tiles that take turns (one block's promotion overlaps the next block's wgmma).
 #define CKTUNE_WGMMA_DB_ROWS \
   CKTUNE_WGMMA_DB(128, 128, 4, 1), \
   CKTUNE_WGMMA_DB(64, 128, 6, 1)
@@ -225,12 +225,17 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
   CKTUNE_WGMMA_P(64, 128, 6), \
   CKTUNE_WGMMA_P(64, 64, 8)
 
-// Persistent, k-blocks in pairs: one block's promotion overlaps the next block's wgmma.
+// Persistent, two partial tiles that take turns.
 #define CKTUNE_WGMMA_P_DB_ROWS \
   CKTUNE_WGMMA_P_DB(128, 128, 4), \
   CKTUNE_WGMMA_P_DB(128, 128, 5), \
   CKTUNE_WGMMA_P_DB(128, 64, 6), \
   CKTUNE_WGMMA_P_DB(64, 128, 6)
+
+// Persistent with two partial tiles taking turns, six 128 x 128 stages (room made by the unpadded TMA-store
+// boxes). Block table only; appended after the first ids were written.
+#define CKTUNE_WGMMA_P_DB_DEEP_ROWS \
+  CKTUNE_WGMMA_P_DB(128, 128, 6)
 
 // N tiles of 192: per-token tables only (block scales need BN | 128, one weight scale per tile).
 #define CKTUNE_WGMMA_N192_ROWS \

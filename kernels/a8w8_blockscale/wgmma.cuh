@@ -24,8 +24,8 @@
 
 namespace cktune::kernels::a8w8_blockscale::detail {
 
-// DB: keep two partial tiles in flight (block i+1's wgmma overlap block i's promotion) instead of
-// waiting for each block's wgmma before promoting it.
+// DB: two partial tiles that take turns (block i+1's wgmma overlap block i's promotion, one block always in
+// flight) instead of waiting for each block's wgmma before promoting it.
 // SC: Block128 promotes each 128-K block with its two block scales; the per-token modes promote it
 // unscaled and multiply the finished tile once by x_scale[m] * w_scale[n] (a8w8). PerTokenPreshuffledW
 // reads W in AITER's preshuffled layout through a 3-D TMA map that un-shuffles it into wgmma's
@@ -76,13 +76,16 @@ struct WgCfg {
   static constexpr int kEpiBytes = BM * kEpiPitch;
   // Stages first (1024-byte aligned for the swizzle), epilogue tile, 2*STAGES mbarriers, slack.
   static constexpr int kSmemBytes = STAGES * kStageBytes + kEpiBytes + 2 * STAGES * 8 + 1024;
+  // The persistent kernel stages its output in unpadded 128-byte-swizzled boxes for TMA stores: BM x BN bf16,
+  // which leaves room for a sixth 128 x 128 stage.
+  static constexpr int kEpiBytesP = BM * BN * 2;
+  static constexpr int kSmemBytesP = STAGES * kStageBytes + kEpiBytesP + 2 * STAGES * 8 + 1024;
   // Block scales: one weight scale per CTA tile, so BN divides 128. Per-token: any BN of 32s up to 192 (the
   // grid kernel's epilogue stores 16-byte pieces; the persistent one's TMA boxes need BN % 64 == 0).
   static_assert(BM % 64 == 0 && BN % 32 == 0 && BN <= 192 && (SC != Scaling::Block128 || 128 % BN == 0),
                 "tile shape");
   static_assert(kStageBytes % 1024 == 0, "stage must keep 1024-byte alignment");
-  static_assert(kSmemBytes <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit");
-  static_assert(BM * BN * 2 <= kEpiBytes, "persistent epilogue boxes must fit the staging area");
+  static_assert(kSmemBytesP <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit");
   static_assert(BM * kRedPitch<BN> * 4 <= STAGES * kStageBytes, "the parked split-K partial must fit the stages");
   static_assert((KG - 1) * BM * kRedPitch<BN> * 4 <= STAGES * kStageBytes, "the parked k-group tiles must fit the stages");
   // Named barrier of the k-groups' sum (0 is __syncthreads, 1 the split-K park, 2..5 the epilogues).
@@ -104,6 +107,11 @@ __device__ __forceinline__ void prefetch_outer_scales(const WgArgs& a, int m0, i
   gpu::prefetch_floats_l2(a.x_scale + m0, min(bm, a.M - m0), lane);
   gpu::prefetch_floats_l2(a.w_scale + n0, min(bn, a.N - n0), lane);
 }
+
+// The scales of a 128-K block for a thread's two rows (RowScales below).
+struct Scales {
+  float s0, s1;
+};
 
 // A consumer warpgroup's side of the stage ring, the same in both kernels: stage sequence number g
 // (running across k-blocks, and across tiles in the persistent kernel) holds one 128-K block of X and W.
@@ -144,6 +152,20 @@ struct ConsumerRing {
     if (lane == 0) mbar_arrive(&empty[(g0 + n - 1) % C::kStages]);
     fence_operands(acc);
   }
+  // DB: k-blocks 0 .. n-1 (stages g0 ..) promoted into acc through two partial tiles that take turns
+  // (wgmma_in_turns); scales(i) gives block i's row scales, loaded before its wgmma are waited for.
+  template <class ScalesAt>
+  __device__ __forceinline__ void promote_in_turns(int g0, int n, float (&acc)[C::kBN / 2], float (&ta)[C::kBN / 2],
+                                                   float (&tb)[C::kBN / 2], ScalesAt scales) const {
+    Scales sc[2];
+    cktune::gpu::sm90::wgmma_in_turns(
+        n, ta, tb,
+        [&](int i, float(&t)[C::kBN / 2], int slot) {
+          sc[slot] = scales(i);
+          issue(g0 + i, t);
+        },
+        [&](int i, float(&t)[C::kBN / 2], int slot) { retire(g0 + i, acc, t, sc[slot].s0, sc[slot].s1); });
+  }
   // Stage g's wgmma are complete: free the stage, add t scaled by the block's scales into acc.
   __device__ __forceinline__ void retire(int g, float (&acc)[C::kBN / 2], float (&t)[C::kBN / 2], float s0,
                                          float s1) const {
@@ -165,9 +187,6 @@ __device__ __forceinline__ void load_w(uint32_t dst, const CUtensorMap* tmap_w, 
 
 // The scales of 128-K block i for the thread's two rows: x_scale[row, i] * w_scale[tile, i], 0 for a
 // row past M. Loaded before the block's wgmma are waited for, so the loads are off the critical path.
-struct Scales {
-  float s0, s1;
-};
 // Per-token mode (Block = false): every block is promoted unscaled.
 template <bool Block>
 struct RowScales {
@@ -336,28 +355,12 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   auto scales = [&](int i) { return rs.at(i); };
   auto promote = [&](int i, Scales sc, float(&t)[BN / 2]) { ring.retire(i, acc, t, sc.s0, sc.s1); };
 
-  // DB: two partial tiles in flight, block i+1's wgmma run on the tensor cores while block i is
-  // promoted on the CUDA cores. Otherwise the two consumer warpgroups overlap each other. Blocks go in
-  // pairs with nothing in flight across the loop's back edge: a partial still in flight there makes
-  // the compiler wait for it at the edge and serialise the wgmma (ptxas C7517/C7514).
+  // DB: two partial tiles that take turns, block i+1's wgmma run on the tensor cores while block i is promoted on
+  // the CUDA cores (ConsumerRing::promote_in_turns). Otherwise the two consumer warpgroups overlap each other.
   if constexpr (C::kFastAccum) {
     ring.accumulate(0, nkb, acc);
   } else if constexpr (C::kDoubleBuffer) {
-    for (int i = 0; i < nkb; i += 2) {
-      const Scales sa = scales(i);
-      issue(i, ta);
-      if (i + 1 < nkb) {
-        const Scales sb = scales(i + 1);
-        issue(i + 1, tb);
-        wgmma_wait<1>();
-        promote(i, sa, ta);
-        wgmma_wait<0>();
-        promote(i + 1, sb, tb);
-      } else {
-        wgmma_wait<0>();
-        promote(i, sa, ta);
-      }
-    }
+    ring.promote_in_turns(0, nkb, acc, ta, tb, scales);
   } else {
     for (int i = kg; i < nkb; i += C::kKGroups) {
       const Scales sc = scales(i);
@@ -446,7 +449,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = align_smem<1024>(smem_raw);
   uint8_t* epi = smem + ST * C::kStageBytes;
-  uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytes);
+  uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytesP);
   uint64_t* empty = full + ST;
 
   const int tid = threadIdx.x;
@@ -496,6 +499,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   float acc[BN / 2];
   float ta[BN / 2];
   float tb[C::kDoubleBuffer ? BN / 2 : 1];
+  const ConsumerRing<C> ring{smem, full, empty, wg, lane};
+  auto issue = [&](int gg, float(&t)[BN / 2]) { ring.issue(gg, t); };
   int g = 0;
   for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
     int m0, n0;
@@ -507,27 +512,14 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     const float* wsp = a.w_scale + static_cast<size_t>(n0 / 128) * KB;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    const ConsumerRing<C> ring{smem, full, empty, wg, lane};
     const RowScales<C::kBlockScales> rs{xs0p, xs1p, wsp, ok0, ok1};
-    auto issue = [&](int gg, float(&t)[BN / 2]) { ring.issue(gg, t); };
     auto scales = [&](int kb) { return rs.at(kb); };
     auto promote = [&](int gg, const Scales& sc, float(&t)[BN / 2]) { ring.retire(gg, acc, t, sc.s0, sc.s1); };
     if constexpr (C::kFastAccum) {
       ring.accumulate(g, KB, acc);
       g += KB;
     } else if constexpr (C::kDoubleBuffer) {
-      // Blocks in pairs: block kb+1's wgmma run while block kb is promoted. Nothing is in flight
-      // across the loop's back edge (the compiler would copy in-flight accumulators there and
-      // serialise every wgmma). Needs an even number of k-blocks (why_not).
-      for (int kb = 0; kb < KB; kb += 2) {
-        const Scales sa = scales(kb), sb = scales(kb + 1);
-        issue(g + kb, ta);
-        issue(g + kb + 1, tb);
-        wgmma_wait<1>();
-        promote(g + kb, sa, ta);
-        wgmma_wait<0>();
-        promote(g + kb + 1, sb, tb);
-      }
+      ring.promote_in_turns(g, KB, acc, ta, tb, scales);
       g += KB;
     } else {
       for (int kb = 0; kb < KB; ++kb, ++g) {
@@ -580,7 +572,7 @@ template <class C>
 gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
   auto kernel = wgmma_persistent_kernel<C>;
-  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytes, smem_set); e != gpu::kSuccess) return e;
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytesP, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mx, mw, my;
   if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_w_map<C>(&mw, a) ||
       !gpu::tma::make_output_map(&my, a.y, a.M, a.N))
@@ -588,13 +580,14 @@ gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, 1};
   const int tiles = ((a.M + C::kBM - 1) / C::kBM) * ((a.N + C::kBN - 1) / C::kBN);
   const int grid = tiles < device_sm_count() ? tiles : device_sm_count();
-  kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(mx, mw, my, w);
+  kernel<<<grid, C::kThreads, C::kSmemBytesP, stream>>>(mx, mw, my, w);
   return gpu::get_last_error();
 }
 
 template <class C>
 gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
+  static_assert(C::kSmemBytes <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit (grid kernel)");
   auto kernel = wgmma_kernel<C>;
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytes, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mx, mw;

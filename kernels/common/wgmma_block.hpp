@@ -30,5 +30,38 @@ __device__ __forceinline__ void wgmma_block_k128(float (&t)[N / 2], uint32_t a_s
   wgmma_block_k128_desc<N>(t, smem_desc_sw128(a_smem), smem_desc_sw128(b_smem), 2, 2, acc_in);
 }
 
+// k-blocks 0 .. n-1 promoted through two partial tiles that take turns: block i+1's wgmma are issued before
+// block i is waited for, so the tensor cores work through i+1 while the CUDA cores promote i, and one block is
+// always in flight. ta holds a block in flight across the loop's back edge, in the same registers at the loop's
+// head and at the edge, so ptxas keeps the wgmma asynchronous (no C7510/C7514 warning).
+//   issue(i, t, slot): wait for block i's operands and issue its wgmma into t (a fresh partial);
+//   retire(i, t, slot): block i's wgmma are complete: fence t, hand its stage back, promote it.
+// slot is 0 for ta and 1 for tb, a constant once inlined, so that a caller can keep values of the block in flight
+// (its scales, loaded before the wait) in a two-entry array that stays in registers.
+template <int R, class Issue, class Retire>
+__device__ __forceinline__ void wgmma_in_turns(int n, float (&ta)[R], float (&tb)[R], Issue&& issue, Retire&& retire) {
+  constexpr int A = 0, B = 1;
+  issue(0, ta, A);
+  int i = 0;
+  for (; i + 2 < n; i += 2) {
+    issue(i + 1, tb, B);
+    wgmma_wait<1>();
+    retire(i, ta, A);
+    issue(i + 2, ta, A);
+    wgmma_wait<1>();
+    retire(i + 1, tb, B);
+  }
+  if (i + 1 < n) {
+    issue(i + 1, tb, B);
+    wgmma_wait<1>();
+    retire(i, ta, A);
+    wgmma_wait<0>();
+    retire(i + 1, tb, B);
+  } else {
+    wgmma_wait<0>();
+    retire(i, ta, A);
+  }
+}
+
 }  // namespace cktune::gpu::sm90
 #endif  // CKTUNE_CUDA
