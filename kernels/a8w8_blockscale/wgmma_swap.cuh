@@ -148,7 +148,9 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       }
   };
 
-  // Blocks in pairs, nothing in flight across the loop's back edge (see wgmma_kernel).
+  // Blocks in pairs, nothing in flight across the loop's back edge. The prefill kernels' partial tiles taking
+  // turns (wgmma_in_turns) were measured here and were 2.2% slower (geomean of 24 decode shapes, up to 11% at
+  // 16 x 2112 x 7168; docs/perf.md, 2026-11-25).
   for (int i = 0; i < nkb; i += 2) {
     float sa[kCols], sb[kCols];
     col_scales(i, sa);

@@ -5,8 +5,8 @@
 # and timed; prints per shape the best time of each binary and the ratios.
 set -u
 mkdir -p .carry /tmp/ab
-# BASE: another build to compare against (default .carryab/gemm_dev_base.xz).
-xz -dc ${BASE:-.carryab/gemm_dev_base.xz} > .carry/gemm_dev_base; xz -dc .carryab/gemm_dev.xz > .carry/gemm_dev_new
+# BASE, NEW: the two builds (default .carryab/gemm_dev_base.xz and .carryab/gemm_dev.xz).
+xz -dc ${BASE:-.carryab/gemm_dev_base.xz} > .carry/gemm_dev_base; xz -dc ${NEW:-.carryab/gemm_dev.xz} > .carry/gemm_dev_new
 chmod +x .carry/gemm_dev_base .carry/gemm_dev_new
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader
 shapes=""
