@@ -41,6 +41,7 @@ __device__ __forceinline__ void wgmma_block_k128(float (&t)[N / 2], uint32_t a_s
 template <int R, class Issue, class Retire>
 __device__ __forceinline__ void wgmma_in_turns(int n, float (&ta)[R], float (&tb)[R], Issue&& issue, Retire&& retire) {
   constexpr int A = 0, B = 1;
+  if (n <= 0) return;
   issue(0, ta, A);
   int i = 0;
   for (; i + 2 < n; i += 2) {
