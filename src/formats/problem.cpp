@@ -27,7 +27,7 @@ std::string_view trim(std::string_view s) {
 
 double dtype_bytes(std::string_view dtype) {
   if (dtype.find("bfloat16") != std::string_view::npos || dtype.find("float16") != std::string_view::npos) return 2;
-  if (dtype.find("float4") != std::string_view::npos) return 0.5;
+  if (dtype.find("float4") != std::string_view::npos || dtype.find("int4") != std::string_view::npos) return 0.5;
   return 1;  // fp8, int8
 }
 
@@ -99,6 +99,26 @@ double ProblemKey::min_bytes() const {
   double B = static_cast<double>(g.B), M = static_cast<double>(g.M), N = static_cast<double>(g.N),
          K = static_cast<double>(g.K);
   return B * (M * K * a + N * K * w + M * N * o);
+}
+
+MathType ProblemKey::math_type() const {
+  switch (family) {
+    case Family::A8W8:
+    case Family::A8W8Bpreshuffle: return get("q_dtype_w").find("int8") != std::string::npos ? MathType::Int8 : MathType::Fp8;
+    case Family::A8W8Blockscale:
+    case Family::A8W8BlockscaleBpreshuffle: return MathType::Fp8;
+    case Family::A4W4Blockscale: return MathType::Fp4;
+    case Family::BatchedA8W8: return MathType::Int8;
+    case Family::BatchedBf16: return MathType::Bf16;
+    case Family::Moe2Stages: break;
+  }
+  // Fused MoE: the wider of the two quantised operand types.
+  const std::string& a = get("q_dtype_a");
+  const std::string& w = get("q_dtype_w");
+  const std::string& wide = dtype_bytes(a) >= dtype_bytes(w) ? a : w;
+  if (dtype_bytes(wide) >= 2) return MathType::Bf16;
+  if (dtype_bytes(wide) < 1) return wide.find("float4") != std::string::npos ? MathType::Fp4 : MathType::Int8;
+  return wide.find("int8") != std::string::npos ? MathType::Int8 : MathType::Fp8;
 }
 
 std::string canonical_cell(std::string_view column, std::string_view cell) {

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cktune/core/peaks.hpp"
 #include "cktune/formats/family.hpp"
 
 namespace cktune {
@@ -23,6 +24,9 @@ struct ProblemKey {
   double flops() const;
   // Bytes the problem must move at least (inputs once, output once), for bw and the roofline floor.
   double min_bytes() const;
+  // The operand type the tensor cores multiply in, which sets the compute floor: the wider of the activation
+  // and weight types (a bf16 x int4 MoE runs its MMAs in bf16); int4 runs as int8.
+  MathType math_type() const;
 
   friend bool operator==(const ProblemKey&, const ProblemKey&) = default;
   friend auto operator<=>(const ProblemKey&, const ProblemKey&) = default;

@@ -1,0 +1,43 @@
+#include "cktune/formats/problem.hpp"
+
+#include <gtest/gtest.h>
+
+namespace cktune {
+namespace {
+
+ProblemKey moe(const std::string& q_a, const std::string& q_w, long token = 16) {
+  return {Family::Moe2Stages,
+          {std::to_string(token), "7168", "256", "256", "8", "ActivationType.Silu", "torch.bfloat16", q_a, q_w,
+           "QuantType.per_1x128", "1", "0"}};
+}
+
+TEST(Problem, MathTypeIsWhatTheTensorCoresMultiplyIn) {
+  EXPECT_EQ((ProblemKey{Family::A8W8Blockscale, {"1", "2112", "7168"}}.math_type()), MathType::Fp8);
+  EXPECT_EQ((ProblemKey{Family::A8W8, {"1", "2112", "7168", "torch.int8"}}.math_type()), MathType::Int8);
+  EXPECT_EQ((ProblemKey{Family::A8W8, {"1", "2112", "7168", "torch.float8_e4m3fnuz"}}.math_type()), MathType::Fp8);
+  EXPECT_EQ((ProblemKey{Family::A4W4Blockscale, {"1", "2112", "7168"}}.math_type()), MathType::Fp4);
+  EXPECT_EQ((ProblemKey{Family::BatchedBf16, {"4", "1", "2112", "7168"}}.math_type()), MathType::Bf16);
+  // Fused MoE: the wider of the activation and weight types.
+  EXPECT_EQ(moe("torch.float8_e4m3fn", "torch.float8_e4m3fn").math_type(), MathType::Fp8);
+  EXPECT_EQ(moe("torch.int8", "torch.int8").math_type(), MathType::Int8);
+  EXPECT_EQ(moe("torch.bfloat16", "torch.int4").math_type(), MathType::Bf16);
+  EXPECT_EQ(moe("torch.float8_e4m3fn", "torch.float4_e2m1fn_x2").math_type(), MathType::Fp8);
+  EXPECT_EQ(moe("torch.float4_e2m1fn_x2", "torch.float4_e2m1fn_x2").math_type(), MathType::Fp4);
+  EXPECT_EQ(moe("torch.int8", "torch.int4").math_type(), MathType::Int8);
+}
+
+TEST(Problem, FewestBytesCountEachWeightOnceAtItsWidth) {
+  // 16 tokens x topk 8 route to at most 128 experts: bf16 activations in and out, 3 * 256 * 7168 weights each.
+  const double act = 2.0 * 16 * 7168 * 2, per_expert = 3.0 * 256 * 7168;
+  EXPECT_DOUBLE_EQ(moe("torch.float8_e4m3fn", "torch.float8_e4m3fn").min_bytes(), act + 128 * per_expert);
+  EXPECT_DOUBLE_EQ(moe("torch.bfloat16", "torch.bfloat16").min_bytes(), act + 128 * per_expert * 2);
+  // int4 and fp4 weights are half a byte each.
+  EXPECT_DOUBLE_EQ(moe("torch.bfloat16", "torch.int4").min_bytes(), act + 128 * per_expert / 2);
+  EXPECT_DOUBLE_EQ(moe("torch.float4_e2m1fn_x2", "torch.float4_e2m1fn_x2").min_bytes(), act + 128 * per_expert / 2);
+  // All 256 experts once the tokens reach them.
+  EXPECT_DOUBLE_EQ(moe("torch.float8_e4m3fn", "torch.float8_e4m3fn", 64).min_bytes(),
+                   2.0 * 64 * 7168 * 2 + 256 * per_expert);
+}
+
+}  // namespace
+}  // namespace cktune
