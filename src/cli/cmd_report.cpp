@@ -59,6 +59,14 @@ void register_report(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"dispatch", "baseline", "candidate"}));
   cmd->add_option("--backend", o.compare.backend, "Only rows of this backend");
+  cmd->add_option("--peak-tflops", o.peak_tflops,
+                  "Tensor peak in TFLOP/s of the shapes' math type, for the hardware floors (default: the after "
+                  "device's datasheet; 0 = default)")
+      ->check(non_negative_finite());
+  cmd->add_option("--peak-tbps", o.peak_tbps,
+                  "Memory bandwidth in TB/s for the hardware floors (default: the after device's datasheet; 0 = "
+                  "default)")
+      ->check(non_negative_finite());
   add_grouping_options(cmd, args->grouping);
   cmd->callback([args] { run(*args); });
 }

@@ -212,6 +212,61 @@ TuneBenchAgreement tune_bench_agreement(const Comparison& c, const TunedTableInf
   return a;
 }
 
+const FloorShape* HardwareFloors::find(const ProblemKey& key) const {
+  auto it = index.find(key);
+  return it == index.end() ? nullptr : &shapes[it->second];
+}
+
+HardwareFloors hardware_floors(const Comparison& c, const Comparison* vs_vendor, const std::vector<std::string>& devices,
+                               const ReportOptions& o) {
+  HardwareFloors f;
+  const bool given_rate = o.peak_tflops > 0, given_bw = o.peak_tbps > 0;
+  if (devices.size() == 1) {
+    f.device = devices[0];
+    f.peaks = datasheet_peaks(f.device);
+  }
+  if (f.peaks && (given_rate || given_bw)) {
+    f.peaks->source = fmt::format("datasheet, {} from the command line",
+                                  given_rate && given_bw ? "both peaks" : given_rate ? "the tensor rate" : "the bandwidth");
+  } else if (!f.peaks && given_rate && given_bw) {
+    f.peaks = DevicePeaks{};
+    f.peaks->model = "given";
+    f.peaks->source = "command line";
+  }
+  if (f.peaks) {
+    if (given_rate) f.peaks->fp8_tflops = f.peaks->int8_tops = f.peaks->bf16_tflops = f.peaks->fp4_tflops = o.peak_tflops;
+    if (given_bw) f.peaks->memory_tbps = o.peak_tbps;
+  } else {
+    const std::string whose = devices.empty()      ? std::string("the after run's rows name no device")
+                              : devices.size() > 1 ? fmt::format("the after run measured on several devices ({})",
+                                                                 fmt::join(devices, ", "))
+                                                   : fmt::format("no datasheet peaks are known for {}", devices[0]);
+    f.missing = fmt::format("Not shown: {}. Give both --peak-tflops (the tensor rate of the shapes' math type) and "
+                            "--peak-tbps (memory bandwidth); datasheet peaks are built in for the H100, H200, B200, "
+                            "MI300X, MI325X, MI350X and MI355X.",
+                            whose);
+    return f;
+  }
+  std::map<ProblemKey, double> vendor;
+  if (vs_vendor != nullptr)
+    for (const auto& v : vs_vendor->shapes)
+      if (v.before_us > 0 && std::isfinite(v.before_us)) vendor[v.key] = v.before_us;
+  for (const auto& s : c.shapes) {
+    if (!(s.after_us > 0) || !std::isfinite(s.after_us)) continue;
+    FloorShape x;
+    x.key = s.key;
+    x.size_class = s.size_class;
+    x.math = s.key.math_type();
+    x.floor = hardware_floor(s.key.flops(), s.key.min_bytes(), x.math, *f.peaks);
+    x.after_us = s.after_us;
+    if (auto it = vendor.find(s.key); it != vendor.end()) x.vendor_us = it->second;
+    if (!(x.floor.us() > 0)) continue;
+    f.index.emplace(x.key, f.shapes.size());
+    f.shapes.push_back(std::move(x));
+  }
+  return f;
+}
+
 namespace {
 
 std::vector<std::string> stats_row(std::vector<std::string> lead, const SpeedupStats& s) {
@@ -464,6 +519,86 @@ void vendor_section(Layout& L, const Report& r) {
   models_table(L, *r.vs_vendor);
 }
 
+// "x floor": time over the hardware floor, two decimals ("1.00x" is at the floor).
+std::string floor_ratio_text(double us, double floor_us) {
+  if (!(us > 0) || !std::isfinite(us) || !(floor_us > 0)) return "-";
+  return fmt::format("{:.2f}x", us / floor_us);
+}
+
+std::string geomean_text(const std::vector<double>& v) {
+  if (v.empty()) return "-";
+  double s = 0;
+  for (double x : v) s += std::log(x);
+  return fmt::format("{:.2f}x", std::exp(s / static_cast<double>(v.size())));
+}
+
+// How far the tuned shapes are from what the chip allows (issue #13's "% of the floors", for every user).
+void floors_section(Layout& L, const Report& r) {
+  const HardwareFloors& f = r.floors;
+  L.heading("Against the hardware floors");
+  if (!f.peaks) {
+    L.para(f.missing);
+    return;
+  }
+  const DevicePeaks& p = *f.peaks;
+  std::set<MathType> types;
+  for (const auto& x : f.shapes) types.insert(x.math);
+  std::vector<std::string> rates;
+  for (MathType t : types)
+    rates.push_back(p.tensor_tflops(t) > 0 ? fmt::format("{} {:g} TFLOP/s dense", to_string(t), p.tensor_tflops(t))
+                                           : fmt::format("{}: no tensor rate (floor from the bytes alone)", to_string(t)));
+  L.para(fmt::format(
+      "A shape's floor is the larger of its arithmetic at the tensor peak and its fewest bytes (every input read once, "
+      "the output written once) at the memory bandwidth: no kernel runs faster. x floor = the time of what the runtime "
+      "runs with the tuned table over that floor. Peaks of {} ({}, {}): {}, memory {:g} TB/s. A chip sustains less "
+      "than its datasheet, so the ratios overstate what is left to gain; --peak-tflops and --peak-tbps take measured "
+      "ceilings instead.",
+      f.device.empty() ? "the device" : f.device, p.model, p.source, fmt::join(rates, ", "), p.memory_tbps));
+  std::vector<std::vector<std::string>> rows;
+  auto add = [&](const std::string& scope, const std::string& range, auto keep) {
+    std::vector<double> after, vendor;
+    size_t memory = 0;
+    double best = 0, worst = 0;
+    for (const auto& x : f.shapes) {
+      if (!keep(x)) continue;
+      const double q = x.after_us / x.floor.us();
+      best = after.empty() ? q : std::min(best, q);
+      worst = after.empty() ? q : std::max(worst, q);
+      after.push_back(q);
+      if (x.vendor_us > 0) vendor.push_back(x.vendor_us / x.floor.us());
+      if (x.floor.memory_bound()) ++memory;
+    }
+    if (after.empty()) return;
+    rows.push_back({scope, range, std::to_string(after.size()), std::to_string(memory), geomean_text(after),
+                    fmt::format("{:.2f}x", best), fmt::format("{:.2f}x", worst), geomean_text(vendor)});
+  };
+  add("all", "", [](const FloorShape&) { return true; });
+  for (SizeClass k : kAllSizeClasses)
+    add(std::string(to_string(k)), std::string(size_class_range(k)), [k](const FloorShape& x) { return x.size_class == k; });
+  L.table({"scope", "range", "shapes", "memory-bound", "x floor (geomean)", "closest", "furthest", "vendor x floor"},
+          {false, false, true, true, true, true, true, true}, std::move(rows));
+
+  std::vector<const FloorShape*> order;
+  for (const auto& x : f.shapes) order.push_back(&x);
+  std::sort(order.begin(), order.end(), [](const FloorShape* a, const FloorShape* b) {
+    return a->after_us / a->floor.us() > b->after_us / b->floor.us();
+  });
+  if (order.size() > 10) order.resize(10);
+  L.heading("Furthest from the floor", 3);
+  L.para("Where the most is left: the shapes whose tuned time is the largest multiple of their floor.");
+  std::vector<std::vector<std::string>> far;
+  for (const FloorShape* x : order) {
+    far.push_back({fmt::format("{} {}", family_name(x->key.family), x->key.to_string()), std::string(to_string(x->size_class)),
+                   x->floor.memory_bound() ? "memory" : "compute", value_text(x->floor.us(), Metric::Us),
+                   value_text(x->after_us, Metric::Us), floor_ratio_text(x->after_us, x->floor.us()),
+                   fmt::format("{:.1f}", x->key.flops() / (x->after_us * 1e6)),
+                   fmt::format("{:.2f}", x->key.min_bytes() / (x->after_us * 1e6)),
+                   floor_ratio_text(x->vendor_us, x->floor.us())});
+  }
+  L.table({"shape", "class", "bound", "floor us", "after us", "x floor", "TFLOP/s", "TB/s", "vendor x floor"},
+          {false, false, false, true, true, true, true, true, true}, std::move(far));
+}
+
 void charts_section(Layout& L, const Comparison& c) {
   L.heading("All groups on the same axes");
   L.para(fmt::format("Top: speedup ({}) against {} on a log2 axis, one colour per group, bars from the p10..p90 "
@@ -478,8 +613,9 @@ void charts_section(Layout& L, const Comparison& c) {
   for (size_t i = 0; i < c.groups.size(); ++i) L.chart(i);
 }
 
-void shapes_table_section(Layout& L, const Comparison& c) {
+void shapes_table_section(Layout& L, const Comparison& c, const HardwareFloors& floors) {
   L.heading("Per-shape comparison");
+  const bool with_floor = floors.peaks.has_value();
   const Metric m = c.options.metric;
   const std::string unit = m == Metric::Us ? "us" : "TFLOPS";
   for (Family f : c.families()) {
@@ -493,6 +629,10 @@ void shapes_table_section(Layout& L, const Comparison& c) {
     head.insert(head.end(), {"class", "before " + unit, "p10–p90", "after " + unit, "p10–p90", "speedup",
                              "change", "kernel before", "kernel after", "note"});
     right.insert(right.end(), {false, true, true, true, true, true, false, false, false, false});
+    if (with_floor) {
+      head.insert(head.end() - 4, "after x floor");
+      right.insert(right.end() - 4, true);
+    }
     std::vector<std::vector<std::string>> rows;
     for (const auto& s : c.shapes) {
       if (s.key.family != f) continue;
@@ -502,6 +642,10 @@ void shapes_table_section(Layout& L, const Comparison& c) {
                              range_text(s.after_lo, s.after_hi, m), format_speedup(s.speedup), change_text(s.change),
                              s.before_kernel.empty() ? s.before_backend : s.before_kernel,
                              s.after_kernel.empty() ? s.after_backend : s.after_kernel, s.note});
+      if (with_floor) {
+        const FloorShape* x = floors.find(s.key);
+        row.insert(row.end() - 4, x ? floor_ratio_text(x->after_us, x->floor.us()) : "-");
+      }
       rows.push_back(std::move(row));
     }
     L.table(std::move(head), std::move(right), std::move(rows));
@@ -758,6 +902,8 @@ Report build_report(const ReportOptions& o) {
     r.provenance = read_json(p);
   }
   if (!o.counts.empty()) r.weighting = weight_by_calls(r.comparison, o.counts);
+  r.floors = hardware_floors(r.comparison, r.vs_vendor ? &*r.vs_vendor : nullptr,
+                             distinct(after.rows, [](const ResultRow& x) { return x.device; }), o);
   r.verdict = decide(r.comparison, r.tuned);
   if (r.verdict.kind == ReportVerdict::Kind::DeployWithout && r.tuned) {
     // The table to deploy is the tuned one without the regressed rows: written next to the report.
@@ -794,8 +940,9 @@ Report build_report(const ReportOptions& o) {
   settings_section(L, before, after, r);
   summary_section(L, r.comparison);
   vendor_section(L, r);
+  floors_section(L, r);
   charts_section(L, r.comparison);
-  shapes_table_section(L, r.comparison);
+  shapes_table_section(L, r.comparison, r.floors);
   files_section(L, o, r);
   usage_section(L, r);
   return r;

@@ -30,8 +30,28 @@ first=$(grep -m1 "^## " "$md")
 grep -q "fail after it: M=1024" "$md" || fail "verdict does not name the failing shape"
 grep -q "protocol (before): \`timer=events" "$md" || fail "protocol of the before run missing"
 grep -q "noise rule: improved / regressed" "$md" || fail "noise rule missing"
-grep -Eq "^\| 32 \| 4096 \| 7168 \| decode \| 20\.00 \| 19\.60–20\.60 \| 20\.20 \| 19\.80–20\.81 \| 0\.990x \| within noise \|" "$md" \
-  || fail "M=32 row (rounding, p10-p90, within noise): $(grep '^| 32 |' "$md")"
+# 20.20 us against a floor of 8.91 us (29,851,648 bytes at the H100 SXM's 3.35 TB/s): 2.27x.
+grep -Eq "^\| 32 \| 4096 \| 7168 \| decode \| 20\.00 \| 19\.60–20\.60 \| 20\.20 \| 19\.80–20\.81 \| 0\.990x \| 2\.27x \| within noise \|" "$md" \
+  || fail "M=32 row (rounding, p10-p90, x floor, within noise): $(grep '^| 32 |' "$md")"
+grep -q "^## Against the hardware floors" "$md" || fail "hardware floors section"
+grep -q "^| all |   | 6 | 4 | 2.83x | 1.14x | 5.35x | 3.06x |" "$md" || fail "floors by class: $(grep '^| all |' "$md")"
+
+# Measured ceilings replace the datasheet's; a negative one is a usage error; an unknown device needs both.
+"$bin" report --before "$r/a8w8_blockscale_before.csv" --after "$r/a8w8_blockscale_after.csv" --peak-tbps 2.68 \
+  >"$tmp/ceil.md" 2>/dev/null || fail "report --peak-tbps exited $?"
+grep -q "(H100 SXM, datasheet, the bandwidth from the command line): fp8 1979 TFLOP/s dense, memory 2.68 TB/s" "$tmp/ceil.md" \
+  || fail "--peak-tbps not used: $(grep -A2 '^## Against the hardware' "$tmp/ceil.md")"
+"$bin" report --after "$r/a8w8_blockscale_after.csv" --before "$r/a8w8_blockscale_before.csv" --peak-tflops -5 \
+  >/dev/null 2>"$tmp/neg.txt"
+[ $? -eq 2 ] || fail "a negative --peak-tflops must be a usage error (exit 2)"
+grep -q "peak-tflops" "$tmp/neg.txt" || fail "the usage error names the flag"
+sed 's/NVIDIA H100 80GB HBM3/Some GPU/' "$r/a8w8_blockscale_after.csv" >"$tmp/other_gpu.csv"
+"$bin" report --before "$r/a8w8_blockscale_before.csv" --after "$tmp/other_gpu.csv" >"$tmp/other.md" 2>/dev/null \
+  || fail "report on an unknown device exited $?"
+grep -q "no datasheet peaks are known for Some GPU. Give both --peak-tflops" "$tmp/other.md" || fail "unknown device not explained"
+"$bin" report --before "$r/a8w8_blockscale_before.csv" --after "$tmp/other_gpu.csv" --peak-tflops 1000 --peak-tbps 2 \
+  >"$tmp/other2.md" 2>/dev/null || fail "report with given peaks exited $?"
+grep -q "(given, command line): fp8 1000 TFLOP/s dense, memory 2 TB/s" "$tmp/other2.md" || fail "given peaks not used"
 
 html=$tmp/report.html
 [ "$(grep -c "<svg" "$html")" -eq 3 ] || fail "expected the overview chart and one <svg> per (N,K) group (3)"

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cktune/compare/compare.hpp"
+#include "cktune/core/peaks.hpp"
 
 namespace cktune {
 
@@ -27,6 +28,9 @@ struct ReportOptions {
   std::string html_path;           // where the HTML goes ("" = none)
   CompareOptions compare;
   std::string command_line;        // the cktune command that made the report
+  // Peaks for the hardware floors in place of the after device's datasheet figures (0 = the datasheet's):
+  // the tensor rate of the compared shapes' math type in TFLOP/s, and the memory bandwidth in TB/s.
+  double peak_tflops = 0, peak_tbps = 0;
 };
 
 // A neutral document, so the Markdown and the HTML carry exactly the same content.
@@ -98,6 +102,28 @@ struct CallWeighting {
   double time_saved_pct = 0;        // us metric: 1 - sum(calls*after)/sum(calls*before), in percent
 };
 
+// How far each shape of the after run is from its hardware floor (core/peaks.hpp): the larger of its FLOPs at
+// the tensor peak and its fewest bytes at the memory bandwidth of the device the after run measured on.
+struct FloorShape {
+  ProblemKey key;
+  SizeClass size_class = SizeClass::Decode;
+  MathType math = MathType::Fp8;
+  HardwareFloor floor;
+  double after_us = 0;    // what the runtime runs with the tuned table
+  double vendor_us = -1;  // the vendor library in the same after run; -1 when not timed
+};
+struct HardwareFloors {
+  std::string device;                // the after run's device ("" when its rows name none)
+  std::optional<DevicePeaks> peaks;  // nullopt: no floors, `missing` says why and how to give them
+  std::string missing;
+  std::vector<FloorShape> shapes;    // measured shapes, in the comparison's order
+  std::map<ProblemKey, size_t> index;  // key -> position in shapes
+  const FloorShape* find(const ProblemKey& key) const;
+};
+// devices: the distinct device names of the after run's rows. Peaks given in `options` replace the datasheet's.
+HardwareFloors hardware_floors(const Comparison& comparison, const Comparison* vs_vendor,
+                               const std::vector<std::string>& devices, const ReportOptions& options);
+
 struct Report {
   std::string title;
   std::string date;                    // ISO 8601 UTC
@@ -111,6 +137,7 @@ struct Report {
   nlohmann::json provenance;           // null when none
   ReportVerdict verdict;
   std::optional<CallWeighting> weighting;
+  HardwareFloors floors;
   std::vector<ReportBlock> blocks;
 };
 

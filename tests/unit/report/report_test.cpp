@@ -90,6 +90,83 @@ TEST(Report, AfterRunWithVendorRowsGetsTheVendorSection) {
   EXPECT_FALSE(build_report(o).vs_vendor);
 }
 
+// Each measured shape against its hardware floor on the after run's device (H100 SXM: fp8 1979 TFLOP/s,
+// 3.35 TB/s by its datasheet), with the vendor library's time beside it.
+TEST(Report, SaysHowFarEachShapeIsFromItsHardwareFloor) {
+  Report r = build_report(options());
+  const HardwareFloors& f = r.floors;
+  ASSERT_TRUE(f.peaks) << f.missing;
+  EXPECT_EQ(f.device, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(f.peaks->model, "H100 SXM");
+  EXPECT_EQ(f.shapes.size(), 6u);  // the shape whose after run failed has no time to hold against a floor
+  // M=1, N=4096, K=7168 reads 7168 + 4096*7168 bytes and writes 2*4096: 29,375,488 bytes at 3.35 TB/s.
+  const FloorShape* decode = f.find({Family::A8W8Blockscale, {"1", "4096", "7168"}});
+  ASSERT_NE(decode, nullptr);
+  EXPECT_TRUE(decode->floor.memory_bound());
+  EXPECT_NEAR(decode->floor.us(), 29375488.0 / 3.35e6, 1e-9);
+  EXPECT_DOUBLE_EQ(decode->after_us, 10.0);
+  EXPECT_DOUBLE_EQ(decode->vendor_us, 18.0);
+  // M=4096: 2*4096*4096*7168 FLOP at 1979 TFLOP/s, compute-bound.
+  const FloorShape* prefill = f.find({Family::A8W8Blockscale, {"4096", "4096", "7168"}});
+  ASSERT_NE(prefill, nullptr);
+  EXPECT_FALSE(prefill->floor.memory_bound());
+  EXPECT_NEAR(prefill->floor.us(), 2.0 * 4096 * 4096 * 7168 / 1979e6, 1e-9);
+  EXPECT_EQ(f.find({Family::A8W8Blockscale, {"1024", "7168", "2048"}}), nullptr);
+
+  std::string md = render_report_markdown(r);
+  const size_t at = md.find("## Against the hardware floors");
+  ASSERT_NE(at, std::string::npos) << md;
+  EXPECT_NE(md.find("H100 SXM, datasheet", at), std::string::npos);
+  EXPECT_NE(md.find("fp8 1979 TFLOP/s dense, memory 3.35 TB/s", at), std::string::npos);
+  EXPECT_NE(md.find("### Furthest from the floor", at), std::string::npos);
+  // The furthest shape is listed first: 320 us against 121.5 us (2.63x), the vendor's 360 us 2.96x.
+  EXPECT_NE(md.find("| a8w8_blockscale M=4096,N=4096,K=7168 | prefill | compute | 121.5 | 320.0 | 2.63x |", at),
+            std::string::npos)
+      << md.substr(at, 3000);
+  EXPECT_NE(md.find("| 2.96x |", at), std::string::npos);
+  // And every shape of the per-shape table gets its ratio.
+  EXPECT_NE(md.find("| speedup | after x floor | change |"), std::string::npos);
+  EXPECT_NE(md.find(fmt::format("| {:.2f}x |", 10.0 / (29375488.0 / 3.35e6))), std::string::npos);
+}
+
+TEST(Report, FloorsTakeMeasuredCeilingsAndSayWhenThePeaksAreUnknown) {
+  ReportOptions o = options();
+  o.peak_tflops = 1300;  // e.g. the best fp8 rate measured on the chip
+  Report r = build_report(o);
+  ASSERT_TRUE(r.floors.peaks);
+  EXPECT_EQ(r.floors.peaks->source, "datasheet, the tensor rate from the command line");
+  EXPECT_DOUBLE_EQ(r.floors.peaks->memory_tbps, 3.35);
+  EXPECT_NEAR(r.floors.find({Family::A8W8Blockscale, {"4096", "4096", "7168"}})->floor.us(),
+              2.0 * 4096 * 4096 * 7168 / 1300e6, 1e-9);
+
+  // A device without a datasheet entry: the section says so and how to give the peaks.
+  fs::path dir = fs::temp_directory_path() / "cktune_report_floors_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string after = read_input(kResults + "a8w8_blockscale_after.csv");
+  for (size_t p = after.find("NVIDIA H100 80GB HBM3"); p != std::string::npos;
+       p = after.find("NVIDIA H100 80GB HBM3", p))
+    after.replace(p, 21, "Some GPU");
+  const std::string unknown = (dir / "after.csv").string();
+  write_file_atomic(unknown, after);
+  ReportOptions u = options();
+  u.after = unknown;
+  Report ru = build_report(u);
+  EXPECT_FALSE(ru.floors.peaks);
+  EXPECT_NE(ru.floors.missing.find("no datasheet peaks are known for Some GPU"), std::string::npos) << ru.floors.missing;
+  std::string md = render_report_markdown(ru);
+  EXPECT_NE(md.find("Give both --peak-tflops"), std::string::npos);
+  EXPECT_EQ(md.find("after x floor"), std::string::npos);
+  u.peak_tbps = 2.0;  // one of the two is not enough
+  EXPECT_FALSE(build_report(u).floors.peaks);
+  u.peak_tflops = 1000;
+  Report given = build_report(u);
+  ASSERT_TRUE(given.floors.peaks);
+  EXPECT_EQ(given.floors.peaks->source, "command line");
+  EXPECT_NEAR(given.floors.find({Family::A8W8Blockscale, {"1", "4096", "7168"}})->floor.us(), 29375488.0 / 2e6, 1e-9);
+  fs::remove_all(dir);
+}
+
 TEST(Report, HtmlIsSelfContainedWithOneChartPerGroup) {
   Report r = build_report(options());
   std::string html = render_report_html(r);
