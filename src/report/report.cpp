@@ -586,9 +586,17 @@ void floors_section(Layout& L, const Report& r) {
   if (order.size() > 10) order.resize(10);
   L.heading("Furthest from the floor", 3);
   L.para("Where the most is left: the shapes whose tuned time is the largest multiple of their floor.");
+  // One group (one (N,K) or MoE configuration): its size alone tells the shapes apart.
+  const bool one_group = std::all_of(f.shapes.begin(), f.shapes.end(), [&](const FloorShape& x) {
+    return x.key.family == f.shapes.front().key.family && x.key.group() == f.shapes.front().key.group();
+  });
+  auto label = [&](const ProblemKey& k) {
+    return one_group ? fmt::format("{} {}={}", family_name(k.family), spec(k.family).size_column, k.size())
+                     : fmt::format("{} {}", family_name(k.family), k.to_string());
+  };
   std::vector<std::vector<std::string>> far;
   for (const FloorShape* x : order) {
-    far.push_back({fmt::format("{} {}", family_name(x->key.family), x->key.to_string()), std::string(to_string(x->size_class)),
+    far.push_back({label(x->key), std::string(to_string(x->size_class)),
                    x->floor.memory_bound() ? "memory" : "compute", value_text(x->floor.us(), Metric::Us),
                    value_text(x->after_us, Metric::Us), floor_ratio_text(x->after_us, x->floor.us()),
                    fmt::format("{:.1f}", x->key.flops() / (x->after_us * 1e6)),

@@ -22,7 +22,8 @@ struct ProblemKey {
   std::string group() const;
   // Work in FLOPs (2·M·N·K·B for GEMMs; both MoE stages for fused MoE), for scheduling and tflops.
   double flops() const;
-  // Bytes the problem must move at least (inputs once, output once), for bw and the roofline floor.
+  // Bytes the problem must move at least (inputs once, output once), for bw and the roofline floor. Fused MoE:
+  // the weights of the experts its tokens reach under uniform routing (skewed routing reaches fewer).
   double min_bytes() const;
   // The operand type the tensor cores multiply in, which sets the compute floor: the wider of the activation
   // and weight types (a bf16 x int4 MoE runs its MMAs in bf16); int4 runs as int8.

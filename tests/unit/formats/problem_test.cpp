@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace cktune {
 namespace {
 
@@ -27,16 +29,20 @@ TEST(Problem, MathTypeIsWhatTheTensorCoresMultiplyIn) {
 }
 
 TEST(Problem, FewestBytesCountEachWeightOnceAtItsWidth) {
-  // 16 tokens x topk 8 route to at most 128 experts: bf16 activations in and out, 3 * 256 * 7168 weights each.
+  // 16 tokens x topk 8 of 256 experts reach 256 * (1 - (1 - 8/256)^16) = 101.97 of them under uniform routing
+  // (not the 128 that 16 * 8 would allow): bf16 activations in and out, 3 * 256 * 7168 weights an expert.
   const double act = 2.0 * 16 * 7168 * 2, per_expert = 3.0 * 256 * 7168;
-  EXPECT_DOUBLE_EQ(moe("torch.float8_e4m3fn", "torch.float8_e4m3fn").min_bytes(), act + 128 * per_expert);
-  EXPECT_DOUBLE_EQ(moe("torch.bfloat16", "torch.bfloat16").min_bytes(), act + 128 * per_expert * 2);
+  const double reached = 256 * (1 - std::pow(31.0 / 32.0, 16));
+  EXPECT_NEAR(reached, 101.97, 0.01);
+  EXPECT_DOUBLE_EQ(moe("torch.float8_e4m3fn", "torch.float8_e4m3fn").min_bytes(), act + reached * per_expert);
+  EXPECT_DOUBLE_EQ(moe("torch.bfloat16", "torch.bfloat16").min_bytes(), act + reached * per_expert * 2);
   // int4 and fp4 weights are half a byte each.
-  EXPECT_DOUBLE_EQ(moe("torch.bfloat16", "torch.int4").min_bytes(), act + 128 * per_expert / 2);
-  EXPECT_DOUBLE_EQ(moe("torch.float4_e2m1fn_x2", "torch.float4_e2m1fn_x2").min_bytes(), act + 128 * per_expert / 2);
-  // All 256 experts once the tokens reach them.
-  EXPECT_DOUBLE_EQ(moe("torch.float8_e4m3fn", "torch.float8_e4m3fn", 64).min_bytes(),
-                   2.0 * 64 * 7168 * 2 + 256 * per_expert);
+  EXPECT_DOUBLE_EQ(moe("torch.bfloat16", "torch.int4").min_bytes(), act + reached * per_expert / 2);
+  EXPECT_DOUBLE_EQ(moe("torch.float4_e2m1fn_x2", "torch.float4_e2m1fn_x2").min_bytes(), act + reached * per_expert / 2);
+  // One token reaches exactly topk experts; 4096 tokens all 256 (to 1e-50).
+  EXPECT_DOUBLE_EQ(moe("torch.float8_e4m3fn", "torch.float8_e4m3fn", 1).min_bytes(), 2.0 * 7168 * 2 + 8 * per_expert);
+  EXPECT_DOUBLE_EQ(moe("torch.float8_e4m3fn", "torch.float8_e4m3fn", 4096).min_bytes(),
+                   2.0 * 4096 * 7168 * 2 + 256 * per_expert);
 }
 
 }  // namespace
