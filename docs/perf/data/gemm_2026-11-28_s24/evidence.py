@@ -1,8 +1,8 @@
 # Issue #13's evidence table from a tune profile (-o2 CSV): per shape cktune's best verified instance, the
 # best cuBLASLt algorithm timed in the same run, vLLM's Triton kernel (docs/perf-targets figures, grid shapes
 # only), TFLOP/s, and the share of the H200's floors reached: floor = max(2MNK / 1979e12, bytes / 4.8e12),
-# bytes = M*K + N*K (fp8) + 2*M*N (bf16 out) + the scales, as cktune report counts them (scales left out
-# there; they are < 0.1% here). Then the geometric means per size class (decode M <= 128, mid 256..1024,
+# bytes = M*K + N*K (fp8) + 2*M*N (bf16 out), as cktune report counts them (the scales, < 0.1% here, left
+# out). Then the geometric means per size class (decode M <= 128, mid 256..1024,
 # prefill >= 2048) of own/cuBLASLt, tuned (min of both)/cuBLASLt and own/vLLM.
 # Usage: python3 evidence.py profile.csv[.gz] [grid|ragged]
 import collections, csv, gzip, math, sys
