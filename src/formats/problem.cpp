@@ -92,7 +92,7 @@ double ProblemKey::min_bytes() const {
     // The experts T tokens reach under uniform routing (each token picks topk distinct experts): E·(1 − (1 −
     // topk/E)^T), as docs/perf-targets' floors count them. min(E, T·topk) overstated it (16 DeepSeek-V3 tokens:
     // 128 where 102 is expected), which put measured pipelines below their "floor".
-    double used_experts = e * (1.0 - std::pow(1.0 - std::min(topk, e) / e, t));
+    double used_experts = e > 0 ? e * (1.0 - std::pow(1.0 - std::min(topk, e) / e, t)) : 0.0;
     bool g1u1 = get("use_g1u1") == "1";
     return t * d * 2.0 + used_experts * (g1u1 ? 3.0 : 2.0) * inter * d * wb + t * d * 2.0;
   }
