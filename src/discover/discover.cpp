@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "cktune/aiter/instances.hpp"
+#include "cktune/core/peaks.hpp"
 #include "cktune/discover/versions.hpp"
 #include "cktune/formats/family.hpp"
 #include "cktune/engine/registry.hpp"
@@ -208,6 +209,14 @@ Json gpu_json(const GpuEntry& g) {
       {"pci_bus_id", str_or_null(d.pci_bus_id)},
   };
   if (d.compute_major) j["compute_capability"] = fmt::format("{}.{}", d.compute_major, d.compute_minor);
+  // The datasheet rates `report` holds shapes against (core/peaks.hpp); null for a GPU not in its table.
+  if (auto p = datasheet_peaks(d.name)) {
+    j["datasheet_peaks"] = {{"model", p->model},           {"fp8_tflops", p->fp8_tflops},
+                            {"int8_tops", p->int8_tops},    {"bf16_tflops", p->bf16_tflops},
+                            {"fp4_tflops", p->fp4_tflops},  {"memory_tbps", p->memory_tbps}};
+  } else {
+    j["datasheet_peaks"] = nullptr;
+  }
   if (g.status) {
     const auto& s = *g.status;
     j["state"] = to_string(s.state);
@@ -387,6 +396,16 @@ std::string render_text(const DiscoverReport& r) {
     add(fmt::format("  {:<3}{:<28} {:<8} {:>6}  {:<18} {:<11} {:>6}  {}\n", "#", "name", "arch", "cu_num",
                     "memory free/total", "clk sm/mem", "L2", "state"));
     for (const auto& g : r.gpus) add(gpu_line(g));
+    // One line per model: the peaks the report's hardware floors are counted from.
+    std::vector<std::string> models;
+    for (const auto& g : r.gpus) {
+      auto p = datasheet_peaks(g.device.name);
+      if (!p || std::find(models.begin(), models.end(), p->model) != models.end()) continue;
+      models.push_back(p->model);
+      add(fmt::format("  {} datasheet, dense: fp8 {:g}, int8 {:g}, bf16 {:g}{} TFLOP/s; memory {:g} TB/s\n", p->model,
+                      p->fp8_tflops, p->int8_tops, p->bf16_tflops,
+                      p->fp4_tflops > 0 ? fmt::format(", fp4 {:g}", p->fp4_tflops) : std::string(), p->memory_tbps));
+    }
   }
   if (r.smi.source.empty() && r.build.gpu_backend != "none") add(fmt::format("  busy/free: unknown ({})\n", r.smi.error));
 

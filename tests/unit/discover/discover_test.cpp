@@ -42,6 +42,28 @@ TEST(Discover, VerificationStatusNamesWhatRanWhere) {
   EXPECT_TRUE(to_json(r)["verification"].is_array());
 }
 
+// Each GPU's datasheet peaks (what report's hardware floors are counted from), once per model in the text.
+TEST(Discover, ShowsTheDatasheetPeaksOfEachGpuModel) {
+  DiscoverReport r;
+  r.build.gpu_backend = "cuda";
+  GpuEntry h200;
+  h200.device.name = "NVIDIA H200";
+  h200.device.gfx = "sm_90";
+  GpuEntry other;
+  other.device.name = "Some GPU";
+  other.device.index = 2;
+  r.gpus = {h200, h200, other};
+  r.gpus[1].device.index = 1;
+  auto j = to_json(r);
+  EXPECT_EQ(j["gpus"]["devices"][0]["datasheet_peaks"]["model"], "H200 SXM");
+  EXPECT_EQ(j["gpus"]["devices"][0]["datasheet_peaks"]["memory_tbps"].get<double>(), 4.8);
+  EXPECT_TRUE(j["gpus"]["devices"][2]["datasheet_peaks"].is_null());
+  const std::string text = render_text(r);
+  const std::string line = "  H200 SXM datasheet, dense: fp8 1979, int8 1979, bf16 989 TFLOP/s; memory 4.8 TB/s\n";
+  EXPECT_NE(text.find(line), std::string::npos) << text;
+  EXPECT_EQ(text.find(line), text.rfind(line));  // two H200s, one line
+}
+
 TEST(Discover, JsonHasEveryTopLevelSectionEvenWithNothingFound) {
   auto r = discover(offline(), {});
   auto j = to_json(r);
