@@ -68,6 +68,15 @@ std::optional<DevicePeaks> datasheet_peaks(std::string_view name) {
   return std::nullopt;
 }
 
+std::string datasheet_models() {
+  std::string out;
+  for (const Entry& e : kTable) {
+    if (!out.empty()) out += ", ";
+    out += e.model;
+  }
+  return out;
+}
+
 HardwareFloor hardware_floor(double flops, double bytes, MathType type, const DevicePeaks& peaks) {
   HardwareFloor f;
   const double rate = peaks.tensor_tflops(type);

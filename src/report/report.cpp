@@ -242,9 +242,8 @@ HardwareFloors hardware_floors(const Comparison& c, const Comparison* vs_vendor,
                                                                  fmt::join(devices, ", "))
                                                    : fmt::format("no datasheet peaks are known for {}", devices[0]);
     f.missing = fmt::format("Not shown: {}. Give both --peak-tflops (the tensor rate of the shapes' math type) and "
-                            "--peak-tbps (memory bandwidth); datasheet peaks are built in for the H100, H200, B200, "
-                            "MI300X, MI325X, MI350X and MI355X.",
-                            whose);
+                            "--peak-tbps (memory bandwidth); datasheet peaks are built in for: {}.",
+                            whose, datasheet_models());
     return f;
   }
   std::map<ProblemKey, double> vendor;

@@ -29,6 +29,8 @@ struct DevicePeaks {
 // The datasheet peaks of the device a results row names ("NVIDIA H200", "NVIDIA H100 80GB HBM3",
 // "AMD Instinct MI300X"); nullopt for a device not in the table (the CPU, an unlisted GPU).
 std::optional<DevicePeaks> datasheet_peaks(std::string_view device_name);
+// The models the table knows, for messages: "H200 NVL, H200 SXM, ..., MI300X".
+std::string datasheet_models();
 
 // One shape's floor on one device: no kernel runs faster than the larger of its arithmetic at the tensor
 // peak and its fewest bytes at the memory bandwidth.

@@ -28,6 +28,10 @@ TEST(Peaks, NamesTheRuntimeReportsFindTheirDatasheet) {
   EXPECT_FALSE(datasheet_peaks("NVIDIA GH200 480GB"));
   EXPECT_FALSE(datasheet_peaks("AMD EPYC 9654 96-Core Processor"));
   EXPECT_FALSE(datasheet_peaks(""));
+  // Messages name the models from the table itself.
+  const std::string models = datasheet_models();
+  EXPECT_EQ(models.rfind("H200 NVL, H200 SXM, ", 0), 0u) << models;
+  EXPECT_NE(models.find("MI355X"), std::string::npos);
 }
 
 TEST(Peaks, TheFloorIsTheLargerOfArithmeticAndBytes) {
