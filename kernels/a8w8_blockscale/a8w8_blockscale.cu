@@ -18,11 +18,13 @@ constexpr Scaling SC = Scaling::Block128;
 // the lists of launch.cuh, in the order the table had when its ids were first written.
 const std::array kTable = {CKTUNE_MMA_ROWS,     CKTUNE_WGMMA_ROWS,      CKTUNE_WGMMA_DB_ROWS,
                            CKTUNE_WGMMA_P_ROWS, CKTUNE_WGMMA_P_DB_ROWS, CKTUNE_WGMMA_K_ROWS,
-                           CKTUNE_WGMMA_SWAP_ROWS, CKTUNE_MMA_DIRECT_ROWS, CKTUNE_WGMMA_P_DB_DEEP_ROWS};
+                           CKTUNE_WGMMA_SWAP_ROWS, CKTUNE_MMA_DIRECT_ROWS, CKTUNE_WGMMA_P_DB_DEEP_ROWS,
+                           CKTUNE_WGMMA_P_DB_MC_ROWS};
 #undef CKTUNE_MMA
 #undef CKTUNE_WGMMA
 #undef CKTUNE_WGMMA_P
 #undef CKTUNE_WGMMA_P_DB
+#undef CKTUNE_WGMMA_P_DB_MC
 #undef CKTUNE_WGMMA_DB
 #undef CKTUNE_WGMMA_K
 #undef CKTUNE_WGMMA_SWAP
@@ -77,7 +79,8 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
   if (sm < p.min_sm) return "the device is too old for this instance's code path";
   if (p.split_k > K / 128) return "split_k exceeds the number of 128-wide K blocks";
   const bool persistent = p.variant == Variant::WgmmaPersistent || p.variant == Variant::WgmmaPersistentDb ||
-                          p.variant == Variant::WgmmaPersistentFast;
+                          p.variant == Variant::WgmmaPersistentFast || p.variant == Variant::WgmmaPersistentDbMcW ||
+                          p.variant == Variant::WgmmaPersistentDbMcX;
   const bool hopper_path = p.variant == Variant::Wgmma || p.variant == Variant::WgmmaDb ||
                            p.variant == Variant::WgmmaK || p.variant == Variant::WgmmaSwap ||
                            p.variant == Variant::WgmmaFast || persistent;

@@ -39,6 +39,8 @@ enum class Variant {
   WgmmaFast,  // per-token only: Wgmma whose k-blocks add straight into the accumulator (fp8 fast accumulation)
   WgmmaPersistentFast,  // per-token only: WgmmaPersistent with fast accumulation
   DirectMma,  // decode (M <= 16): SplitKMma's Y^T = W * X^T fed from registers (no shared memory), K over warps
+  WgmmaPersistentDbMcW,  // WgmmaPersistentDb in clusters of two along M that share W's k-blocks by TMA multicast
+  WgmmaPersistentDbMcX,  // WgmmaPersistentDb in clusters of two along N that share X's k-blocks by TMA multicast
 };
 using VariantName = EnumName<Variant>;
 inline constexpr VariantName kVariantNames[] = {
@@ -52,6 +54,8 @@ inline constexpr VariantName kVariantNames[] = {
     {Variant::WgmmaFast, "wgmmaf"},
     {Variant::WgmmaPersistentFast, "wgmmapf"},
     {Variant::DirectMma, "mmad"},
+    {Variant::WgmmaPersistentDbMcW, "wgmmap2mw"},
+    {Variant::WgmmaPersistentDbMcX, "wgmmap2mx"},
 };
 std::string_view to_string(Variant v);
 

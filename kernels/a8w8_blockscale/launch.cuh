@@ -143,6 +143,13 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
                        detail::WgCfg<BM, BN, ST, true, SC>::kWarps, 1, 90, SC},                              \
         &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, true, SC>>}
 
+// Persistent with two partial tiles taking turns, in clusters of two CTAs that share one operand by TMA multicast:
+// MC 1 = neighbouring M tiles share W (wgmmap2mw), 2 = neighbouring N tiles share X (wgmmap2mx).
+#define CKTUNE_WGMMA_P_DB_MC(BM, BN, ST, MC)                                                                   \
+  Entry{InstanceParams{0, nullptr, (MC) == 1 ? Variant::WgmmaPersistentDbMcW : Variant::WgmmaPersistentDbMcX, BM, BN, \
+                       128, ST, detail::WgCfg<BM, BN, ST, true, SC, 1, false, MC>::kWarps, 1, 90, SC},          \
+        &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, true, SC, 1, false, MC>>}
+
 // Fast accumulation (per-token tables only): grid and persistent.
 #define CKTUNE_WGMMA_F(BM, BN, ST, SK)                                                                      \
   Entry{InstanceParams{0, nullptr, Variant::WgmmaFast, BM, BN, 128, ST,                                     \
@@ -236,6 +243,13 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
 // boxes). Block table only; appended after the first ids were written.
 #define CKTUNE_WGMMA_P_DB_DEEP_ROWS \
   CKTUNE_WGMMA_P_DB(128, 128, 6)
+
+// Persistent, partial tiles taking turns, clusters of two sharing W or X by multicast (issue #13's 2 x 1 clusters).
+// Block table only; appended after the first ids were written.
+// (Five stages timed the same as six on 28 shapes, 2026-11-29: one row each.)
+#define CKTUNE_WGMMA_P_DB_MC_ROWS \
+  CKTUNE_WGMMA_P_DB_MC(128, 128, 6, 1), \
+  CKTUNE_WGMMA_P_DB_MC(128, 128, 6, 2)
 
 // N tiles of 192: per-token tables only (block scales need BN | 128, one weight scale per tile).
 #define CKTUNE_WGMMA_N192_ROWS \

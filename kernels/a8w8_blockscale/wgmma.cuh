@@ -42,14 +42,23 @@ constexpr int kRedPitch = BN + 8;
 // FA (per-token only): fast accumulation, each k-block's wgmma add straight into the running accumulator, one
 // k-block in flight while the next is issued, no partial tile and no promotion (the tensor cores' own
 // accumulation over the whole K, as vLLM's CUTLASS fp8 kernels and cuBLASLt's fast-accumulation mode run it).
-template <int BM, int BN, int STAGES, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1, bool FA = false>
+// MC (persistent kernel only): clusters of two CTAs that share one operand's k-block, each loading half of it by
+// TMA multicast into both: 1 = the two CTAs take neighbouring M tiles and share W, 2 = neighbouring N tiles that
+// share X. A stage is refilled once the consumers of both CTAs have released it.
+template <int BM, int BN, int STAGES, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1, bool FA = false,
+          int MC = 0>
 struct WgCfg {
   static constexpr int kBM = BM, kBN = BN, kStages = STAGES, kKGroups = KG;
   static constexpr bool kDoubleBuffer = DB;
   static constexpr bool kFastAccum = FA;
   static constexpr bool kBlockScales = SC == Scaling::Block128;
   static constexpr bool kPreshuffledW = SC == Scaling::PerTokenPreshuffledW;
+  static constexpr int kMulticast = MC;
+  static constexpr int kClusterSize = MC == 0 ? 1 : 2;
   static_assert(!is_int8(SC), "the wgmma kernels are fp8 only");
+  static_assert(MC == 0 || MC == 1 || MC == 2, "no cluster, pairs along M (W shared) or along N (X shared)");
+  static_assert(MC == 0 || (!kPreshuffledW && KG == 1), "multicast: row-major operands, one k-group");
+  static_assert(MC != 1 || (BN / 2) % 8 == 0, "each CTA's half of W keeps whole 1024-byte swizzle atoms");
   static constexpr int kRowGroups = BM / 64;                 // 64-row bands
   static constexpr int kConsumers = kRowGroups * KG;         // consumer warpgroups
   static constexpr int kWarps = (kConsumers + 1) * 4;        // + one producer warpgroup
@@ -121,6 +130,16 @@ struct ConsumerRing {
   uint64_t* full;
   uint64_t* empty;
   int wg, lane;  // wg: the warpgroup's 64-row band
+  uint32_t peer_empty = 0;  // multicast (C::kMulticast): the other CTA's empty[0] as a shared::cluster address
+  // Stage g is read: one arrival a warp on this CTA's empty barrier and, with multicast, on the other CTA's (its
+  // producer writes this CTA's stages too).
+  __device__ __forceinline__ void release(int g) const {
+    using namespace cktune::gpu::sm90;
+    if (lane != 0) return;
+    const int s = g % C::kStages;
+    mbar_arrive(&empty[s]);
+    if constexpr (C::kMulticast != 0) mbar_arrive_cluster(peer_empty + s * 8);
+  }
   // Wait for stage g's tiles and issue its four 32-K wgmma into t (fresh: the first one overwrites).
   __device__ __forceinline__ void issue(int g, float (&t)[C::kBN / 2], int acc_in = 0) const {
     using namespace cktune::gpu::sm90;
@@ -145,11 +164,11 @@ struct ConsumerRing {
       issue(g0 + i, acc, i > 0 ? 1 : 0);
       if (i > 0) {
         wgmma_wait<1>();
-        if (lane == 0) mbar_arrive(&empty[(g0 + i - 1) % C::kStages]);
+        release(g0 + i - 1);
       }
     }
     wgmma_wait<0>();
-    if (lane == 0) mbar_arrive(&empty[(g0 + n - 1) % C::kStages]);
+    release(g0 + n - 1);
     fence_operands(acc);
   }
   // DB: k-blocks 0 .. n-1 (stages g0 ..) promoted into acc through two partial tiles that take turns
@@ -171,7 +190,7 @@ struct ConsumerRing {
                                          float s1) const {
     using namespace cktune::gpu::sm90;
     fence_operands(t);
-    if (lane == 0) mbar_arrive(&empty[g % C::kStages]);
+    release(g);
     promote_rows(acc, t, s0, s1);
   }
 };
@@ -437,13 +456,16 @@ __device__ __forceinline__ void tile_origin(int t, int tiles_m, int tiles_n, int
 // ahead into the next tile while the consumers finish the current one, and the epilogue leaves
 // through TMA stores from a 128-byte-swizzled staging tile, so neither the pipeline fill nor the
 // output write sits between two tiles' tensor-core work. Split-K is not used here.
+// Multicast (C::kMulticast): the CTAs come in clusters of two that walk pairs of neighbouring tiles (along M
+// sharing W, or along N sharing X) in step; each CTA's producer loads its own operand whole and half of the
+// shared one into both CTAs, and every consumer warp releases a stage in both CTAs.
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, 1)
     wgmma_persistent_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_w,
                             const __grid_constant__ CUtensorMap tmap_y, const WgArgs a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace cktune::gpu::sm90;
-  constexpr int BM = C::kBM, BN = C::kBN, ST = C::kStages;
+  constexpr int BM = C::kBM, BN = C::kBN, ST = C::kStages, MC = C::kMulticast;
   static_assert(C::kKGroups == 1, "the persistent kernel has one warpgroup per 64-row band");
   static_assert(BN % 64 == 0, "the TMA-store epilogue writes boxes of 64 columns");
   extern __shared__ uint8_t smem_raw[];
@@ -457,10 +479,24 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int KB = a.KB;
   const int tiles_m = (a.M + BM - 1) / BM;
   const int tiles_n = (a.N + BN - 1) / BN;
-  const int tiles = tiles_m * tiles_n;
+  // The units walked: tiles, or with multicast pairs of tiles (the last pair of an odd count has one tile
+  // past the matrix: its loads read zeros and its stores write nothing).
+  const int rank = MC != 0 ? static_cast<int>(cluster_ctarank()) : 0;
+  const int unit0 = MC != 0 ? static_cast<int>(blockIdx.x) / 2 : static_cast<int>(blockIdx.x);
+  const int unit_step = MC != 0 ? static_cast<int>(gridDim.x) / 2 : static_cast<int>(gridDim.x);
+  const int units_m = MC == 1 ? (tiles_m + 1) / 2 : tiles_m;
+  const int units_n = MC == 2 ? (tiles_n + 1) / 2 : tiles_n;
+  const int units = units_m * units_n;
+  auto origin = [&](int u, int& m0, int& n0) {
+    tile_origin(u, units_m, units_n, MC == 1 ? 2 * BM : BM, MC == 2 ? 2 * BN : BN, m0, n0);
+    if constexpr (MC == 1) m0 += rank * BM;
+    if constexpr (MC == 2) n0 += rank * BN;
+  };
 
-  if (tid == 0) init_ring(full, empty, ST, C::kRowGroups * 4);
-  __syncthreads();
+  if (tid == 0) init_ring(full, empty, ST, C::kRowGroups * 4 * C::kClusterSize);
+  // With multicast the other CTA's producer writes into this CTA's stages: its barriers must be initialised first.
+  if constexpr (MC != 0) cluster_sync_all();
+  else __syncthreads();
 
   if (wg == C::kConsumers) {
     setmaxnreg_dec<C::kProducerRegs>();
@@ -468,26 +504,37 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       tma_prefetch_desc(&tmap_x);
       tma_prefetch_desc(&tmap_w);
       int g = 0;  // stage sequence number, continuous across tiles
-      for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+      for (int u = unit0; u < units; u += unit_step) {
         int m0, n0;
-        tile_origin(t, tiles_m, tiles_n, BM, BN, m0, n0);
+        origin(u, m0, n0);
         for (int kb = 0; kb < KB; ++kb, ++g) {
           const int s = g % ST;
           if (g >= ST) mbar_wait(&empty[s], ((g / ST) + 1) & 1);
-          uint8_t* st = smem + s * C::kStageBytes;
+          const uint32_t st = smem_u32(smem + s * C::kStageBytes);
           mbar_expect_tx(&full[s], C::kStageBytes);
-          tma_load_2d(smem_u32(st), &tmap_x, &full[s], kb * 128, m0);
-          load_w<C>(smem_u32(st + C::kABytes), &tmap_w, &full[s], kb, n0);
+          if constexpr (MC == 1) {
+            tma_load_2d(st, &tmap_x, &full[s], kb * 128, m0);
+            tma_load_2d_multicast(st + C::kABytes + rank * (BN / 2) * 128, &tmap_w, &full[s], kb * 128,
+                                  n0 + rank * (BN / 2), 0x3);
+          } else if constexpr (MC == 2) {
+            tma_load_2d_multicast(st + rank * (BM / 2) * 128, &tmap_x, &full[s], kb * 128, m0 + rank * (BM / 2), 0x3);
+            tma_load_2d(st + C::kABytes, &tmap_w, &full[s], kb * 128, n0);
+          } else {
+            tma_load_2d(st, &tmap_x, &full[s], kb * 128, m0);
+            load_w<C>(st + C::kABytes, &tmap_w, &full[s], kb, n0);
+          }
         }
       }
     }
     if constexpr (!C::kBlockScales)
       if (tid / 32 == C::kConsumers * 4 + 1)
-        for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+        for (int u = unit0; u < units; u += unit_step) {
           int m0, n0;
-          tile_origin(t, tiles_m, tiles_n, BM, BN, m0, n0);
-          prefetch_outer_scales(a, m0, BM, n0, BN, tid & 31);
+          origin(u, m0, n0);
+          if (m0 < a.M && n0 < a.N) prefetch_outer_scales(a, m0, BM, n0, BN, tid & 31);
         }
+    // Neither CTA of a cluster leaves while the other may still arrive on its barriers.
+    if constexpr (MC != 0) cluster_sync_all();
     return;
   }
   setmaxnreg_inc<C::kConsumerRegs>();
@@ -499,17 +546,19 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   float acc[BN / 2];
   float ta[BN / 2];
   float tb[C::kDoubleBuffer ? BN / 2 : 1];
-  const ConsumerRing<C> ring{smem, full, empty, wg, lane};
+  const ConsumerRing<C> ring{smem, full, empty, wg, lane,
+                             MC != 0 ? cluster_map_smem(smem_u32(empty), static_cast<uint32_t>(rank ^ 1)) : 0u};
   auto issue = [&](int gg, float(&t)[BN / 2]) { ring.issue(gg, t); };
   int g = 0;
-  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+  for (int u = unit0; u < units; u += unit_step) {
     int m0, n0;
-    tile_origin(t, tiles_m, tiles_n, BM, BN, m0, n0);
+    origin(u, m0, n0);
     const int row0 = m0 + wg * 64 + lr0, row1 = row0 + 8;
     const bool ok0 = row0 < a.M, ok1 = row1 < a.M;
     const float* xs0p = a.x_scale + static_cast<size_t>(ok0 ? row0 : 0) * KB;
     const float* xs1p = a.x_scale + static_cast<size_t>(ok1 ? row1 : 0) * KB;
-    const float* wsp = a.w_scale + static_cast<size_t>(n0 / 128) * KB;
+    // (A tile past N, the second of a pair: any valid scale row will do, nothing of it is stored.)
+    const float* wsp = a.w_scale + static_cast<size_t>((MC == 2 ? min(n0, a.N - 1) : n0) / 128) * KB;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
     const RowScales<C::kBlockScales> rs{xs0p, xs1p, wsp, ok0, ok1};
@@ -554,13 +603,14 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     }
   }
   if (leader) bulk_wait0();
+  if constexpr (MC != 0) cluster_sync_all();
 #endif
 }
 
 template <class C>
 bool make_w_map(CUtensorMap* mw, const Args& a) {
   if constexpr (C::kPreshuffledW) return gpu::tma::make_preshuffled_map(mw, a.wq, a.N, a.K, C::kBN);
-  else return gpu::tma::make_kmajor_map(mw, a.wq, a.N, a.K, C::kBN);
+  else return gpu::tma::make_kmajor_map(mw, a.wq, a.N, a.K, C::kMulticast == 1 ? C::kBN / 2 : C::kBN);
 }
 
 inline int device_sm_count() {
@@ -574,14 +624,27 @@ gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu
   auto kernel = wgmma_persistent_kernel<C>;
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytesP, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mx, mw, my;
-  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_w_map<C>(&mw, a) ||
+  // Multicast: each CTA loads half of the shared operand's box.
+  const int box_x = C::kMulticast == 2 ? C::kBM / 2 : C::kBM;
+  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, box_x) || !make_w_map<C>(&mw, a) ||
       !gpu::tma::make_output_map(&my, a.y, a.M, a.N))
     return gpu::kErrorInvalidValue;
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, 1};
-  const int tiles = ((a.M + C::kBM - 1) / C::kBM) * ((a.N + C::kBN - 1) / C::kBN);
-  const int grid = tiles < device_sm_count() ? tiles : device_sm_count();
-  kernel<<<grid, C::kThreads, C::kSmemBytesP, stream>>>(mx, mw, my, w);
-  return gpu::get_last_error();
+  const int tiles_m = (a.M + C::kBM - 1) / C::kBM, tiles_n = (a.N + C::kBN - 1) / C::kBN;
+  if constexpr (C::kMulticast == 0) {
+    const int tiles = tiles_m * tiles_n;
+    const int grid = tiles < device_sm_count() ? tiles : device_sm_count();
+    kernel<<<grid, C::kThreads, C::kSmemBytesP, stream>>>(mx, mw, my, w);
+    return gpu::get_last_error();
+  } else {
+    // Clusters of two: as many as the device holds at once (an SM left over in a GPC takes none), at most one a
+    // pair of tiles.
+    const int pairs = C::kMulticast == 1 ? ((tiles_m + 1) / 2) * tiles_n : tiles_m * ((tiles_n + 1) / 2);
+    static const int resident = gpu::max_active_clusters(kernel, C::kThreads, C::kSmemBytesP, 2, device_sm_count() / 2);
+    const int clusters = pairs < resident ? pairs : resident;
+    return gpu::launch(kernel, dim3(2 * clusters), dim3(C::kThreads), C::kSmemBytesP, stream,
+                       gpu::LaunchOpts{dim3(2, 1, 1), false}, mx, mw, my, w);
+  }
 }
 
 template <class C>

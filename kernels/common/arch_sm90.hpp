@@ -100,6 +100,35 @@ __device__ __forceinline__ void fence_barrier_init() {
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::);
 }
 
+// ---- thread-block clusters (sm_90) ----
+// This CTA's rank in its cluster.
+__device__ __forceinline__ uint32_t cluster_ctarank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+}
+// The address of the same shared-memory location in the cluster's CTA `rank` (a shared::cluster address).
+__device__ __forceinline__ uint32_t cluster_map_smem(uint32_t saddr, uint32_t rank) {
+  uint32_t r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(saddr), "r"(rank));
+  return r;
+}
+// One arrival on an mbarrier of any CTA in the cluster (`cluster_addr` from cluster_map_smem), with the default
+// release at CTA scope: enough for a stage that only wgmma read (their wait already ordered those reads). A
+// cluster-scope release made each arrival wait for the thread's memory traffic: the multicast kernel ran at half
+// speed with it (docs/perf.md, 2026-11-29).
+__device__ __forceinline__ void mbar_arrive_cluster(uint32_t cluster_addr) {
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_addr) : "memory");
+}
+// Every thread of every CTA in the cluster arrives, then waits for all the others (release / acquire at
+// cluster scope). Each warp must reach it whole.
+__device__ __forceinline__ void cluster_sync_all() {
+  asm volatile(
+      "barrier.cluster.arrive.release.aligned;\n"
+      "barrier.cluster.wait.acquire.aligned;\n" ::
+          : "memory");
+}
+
 // ---- TMA (cp.async.bulk.tensor, sm_90) ----
 // 2-D tile load: coordinates are (inner = K element, outer = row); rows past the tensor are zero.
 __device__ __forceinline__ void tma_load_2d(uint32_t dst, const void* tmap, uint64_t* bar, int c0,
@@ -116,6 +145,16 @@ __device__ __forceinline__ void tma_load_3d(uint32_t dst, const void* tmap, uint
       "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, "
       "%4, %5}], [%2];\n" ::"r"(dst),
       "l"(tmap), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+// The same load multicast into every CTA of the cluster named in `mask` (bit r = CTA rank r): the box lands at
+// offset `dst` of each one's shared memory, and each one's barrier at `bar`'s offset receives the bytes.
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const void* tmap, uint64_t* bar, int c0, int c1,
+                                                      uint16_t mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, "
+      "%4}], [%2], %5;\n" ::"r"(dst),
+      "l"(tmap), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "h"(mask)
       : "memory");
 }
 // 2-D tile store from shared memory (rows/columns past the tensor are not written).

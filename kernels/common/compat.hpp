@@ -230,6 +230,34 @@ inline ErrorCode launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t
 #endif
 }
 
+// How many clusters of `cluster` CTAs of `kernel` (block threads, smem bytes of dynamic shared memory, the limit
+// already raised) the current device runs at once; `fallback` when the runtime cannot say. HIP has no clusters.
+template <class Kernel>
+inline int max_active_clusters(Kernel* kernel, int block, int smem, int cluster, int fallback) {
+#if defined(CKTUNE_HIP)
+  (void)kernel, (void)block, (void)smem, (void)cluster;
+  return fallback;
+#else
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(static_cast<unsigned>(cluster));
+  cfg.blockDim = dim3(static_cast<unsigned>(block));
+  cfg.dynamicSmemBytes = static_cast<size_t>(smem);
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = static_cast<unsigned>(cluster);
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  int n = 0;
+  if (cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess || n <= 0) {
+    (void)cudaGetLastError();
+    return fallback;
+  }
+  return n;
+#endif
+}
+
 // Multiprocessors (SMs / CUs) of the current device; `fallback` when the runtime cannot say.
 inline int current_device_multiprocessors(int fallback) {
   int dev = 0, v = 0;
