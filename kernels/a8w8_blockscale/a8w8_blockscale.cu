@@ -19,12 +19,13 @@ constexpr Scaling SC = Scaling::Block128;
 const std::array kTable = {CKTUNE_MMA_ROWS,     CKTUNE_WGMMA_ROWS,      CKTUNE_WGMMA_DB_ROWS,
                            CKTUNE_WGMMA_P_ROWS, CKTUNE_WGMMA_P_DB_ROWS, CKTUNE_WGMMA_K_ROWS,
                            CKTUNE_WGMMA_SWAP_ROWS, CKTUNE_MMA_DIRECT_ROWS, CKTUNE_WGMMA_P_DB_DEEP_ROWS,
-                           CKTUNE_WGMMA_P_DB_MC_ROWS};
+                           CKTUNE_WGMMA_P_DB_MC_ROWS, CKTUNE_WGMMA_P_DB_T_ROWS};
 #undef CKTUNE_MMA
 #undef CKTUNE_WGMMA
 #undef CKTUNE_WGMMA_P
 #undef CKTUNE_WGMMA_P_DB
 #undef CKTUNE_WGMMA_P_DB_MC
+#undef CKTUNE_WGMMA_P_DB_T
 #undef CKTUNE_WGMMA_DB
 #undef CKTUNE_WGMMA_K
 #undef CKTUNE_WGMMA_SWAP
@@ -37,6 +38,18 @@ const Table<kTable.size()>& block_table() {
 
 }  // namespace
 }  // namespace table
+
+#if defined(CKTUNE_CUDA)
+namespace {
+// What the persistent kernel's split tail (wgmmap2t) splits for (M, N, K) on the current device: its launch takes
+// min(tiles, SMs) CTAs.
+detail::TailPlan split_tail(const InstanceParams& p, int M, int N, int K) {
+  const int tiles = ((M + p.tile_m - 1) / p.tile_m) * ((N + p.tile_n - 1) / p.tile_n);
+  const int sms = detail::device_sm_count();
+  return detail::tail_plan(tiles, tiles < sms ? tiles : sms, K / 128);
+}
+}  // namespace
+#endif
 
 std::string_view to_string(Variant v) {
   return enum_text(kVariantNames, v, "?");
@@ -80,7 +93,7 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
   if (p.split_k > K / 128) return "split_k exceeds the number of 128-wide K blocks";
   const bool persistent = p.variant == Variant::WgmmaPersistent || p.variant == Variant::WgmmaPersistentDb ||
                           p.variant == Variant::WgmmaPersistentFast || p.variant == Variant::WgmmaPersistentDbMcW ||
-                          p.variant == Variant::WgmmaPersistentDbMcX;
+                          p.variant == Variant::WgmmaPersistentDbMcX || p.variant == Variant::WgmmaPersistentDbTail;
   const bool hopper_path = p.variant == Variant::Wgmma || p.variant == Variant::WgmmaDb ||
                            p.variant == Variant::WgmmaK || p.variant == Variant::WgmmaSwap ||
                            p.variant == Variant::WgmmaFast || persistent;
@@ -98,13 +111,33 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
       return "the register-fed decode kernel keeps the token rows in shared memory: M x K is too large for it";
   }
   if (persistent && N % 8 != 0) return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";
+  // Forms that would run as plain wgmmap2 does, or worse, for this shape (equal twins kept out of the tune):
+  const int tiles_m = (M + p.tile_m - 1) / p.tile_m, tiles_n = (N + p.tile_n - 1) / p.tile_n;
+  if (p.variant == Variant::WgmmaPersistentDbMcW && tiles_m < 2)
+    return "a cluster pair along M needs two M tiles (with one, each pair's second CTA only reads zeros)";
+  if (p.variant == Variant::WgmmaPersistentDbMcX && tiles_n < 2)
+    return "a cluster pair along N needs two N tiles (with one, each pair's second CTA only reads zeros)";
+#if defined(CKTUNE_CUDA)
+  if (p.variant == Variant::WgmmaPersistentDbTail) {
+    if (split_tail(p, M, N, K).tail == 0)
+      return "nothing to split: the tiles fill whole waves on this device, or the last wave leaves fewer than two "
+             "pieces a tile (wgmmap2 runs the same)";
+  }
+#endif
   return nullptr;
 }
 
 size_t workspace_bytes(const InstanceParams& p, int M, int N, int K) {
   (void)K;
 #if defined(CKTUNE_CUDA)
-  // Split-K reduces inside a thread-block cluster on NVIDIA (splitk.cuh): no scratch.
+  // Split-K reduces inside a thread-block cluster on NVIDIA (splitk.cuh): no scratch. The persistent kernel's split
+  // tail parks fp32 partials (one 64 x tile_n plane a warpgroup and piece) after the shape's counter region.
+  if (p.variant == Variant::WgmmaPersistentDbTail) {
+    const detail::TailPlan tp = split_tail(p, M, N, K);
+    if (tp.tail == 0) return 0;
+    return detail::counter_region_bytes(M, N) +
+           table::align_up(static_cast<size_t>(tp.tail) * tp.split * p.tile_m * p.tile_n * sizeof(float));
+  }
   (void)p, (void)M, (void)N;
   return 0;
 #else

@@ -41,6 +41,7 @@ enum class Variant {
   DirectMma,  // decode (M <= 16): SplitKMma's Y^T = W * X^T fed from registers (no shared memory), K over warps
   WgmmaPersistentDbMcW,  // WgmmaPersistentDb in clusters of two along M that share W's k-blocks by TMA multicast
   WgmmaPersistentDbMcX,  // WgmmaPersistentDb in clusters of two along N that share X's k-blocks by TMA multicast
+  WgmmaPersistentDbTail,  // WgmmaPersistentDb whose tiles past the last whole wave are split along K (workspace)
 };
 using VariantName = EnumName<Variant>;
 inline constexpr VariantName kVariantNames[] = {
@@ -56,6 +57,7 @@ inline constexpr VariantName kVariantNames[] = {
     {Variant::DirectMma, "mmad"},
     {Variant::WgmmaPersistentDbMcW, "wgmmap2mw"},
     {Variant::WgmmaPersistentDbMcX, "wgmmap2mx"},
+    {Variant::WgmmaPersistentDbTail, "wgmmap2t"},
 };
 std::string_view to_string(Variant v);
 

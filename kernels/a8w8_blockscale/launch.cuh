@@ -20,7 +20,8 @@ namespace cktune::kernels::a8w8_blockscale {
 #if !defined(CKTUNE_CUDA)
 // HIP build: the wgmma configurations exist only as names (see why_not()).
 namespace detail {
-template <int BM, int BN, int ST, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1, bool FA = false>
+template <int BM, int BN, int ST, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1, bool FA = false,
+          int MC = 0, bool TAIL = false>
 struct WgCfg {
   static constexpr int kWarps = ((BM / 64) * KG + 1) * 4;  // as wgmma.cuh's, so names match across builds
 };
@@ -150,6 +151,12 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
                        128, ST, detail::WgCfg<BM, BN, ST, true, SC, 1, false, MC>::kWarps, 1, 90, SC},          \
         &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, true, SC, 1, false, MC>>}
 
+// Persistent with two partial tiles taking turns, the tiles past the last whole wave split along K (wgmmap2t).
+#define CKTUNE_WGMMA_P_DB_T(BM, BN, ST)                                                                       \
+  Entry{InstanceParams{0, nullptr, Variant::WgmmaPersistentDbTail, BM, BN, 128, ST,                         \
+                       detail::WgCfg<BM, BN, ST, true, SC, 1, false, 0, true>::kWarps, 1, 90, SC},           \
+        &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, true, SC, 1, false, 0, true>>}
+
 // Fast accumulation (per-token tables only): grid and persistent.
 #define CKTUNE_WGMMA_F(BM, BN, ST, SK)                                                                      \
   Entry{InstanceParams{0, nullptr, Variant::WgmmaFast, BM, BN, 128, ST,                                     \
@@ -250,6 +257,12 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
 #define CKTUNE_WGMMA_P_DB_MC_ROWS \
   CKTUNE_WGMMA_P_DB_MC(128, 128, 6, 1), \
   CKTUNE_WGMMA_P_DB_MC(128, 128, 6, 2)
+
+// Persistent, partial tiles taking turns, the last partial wave's tiles split along K over the idle CTAs. Block
+// table only; appended after the first ids were written.
+// (A 128 x 64 row was measured too, 2026-11-29, and never beat the plain 128 x 64 one.)
+#define CKTUNE_WGMMA_P_DB_T_ROWS \
+  CKTUNE_WGMMA_P_DB_T(128, 128, 6)
 
 // N tiles of 192: per-token tables only (block scales need BN | 128, one weight scale per tile).
 #define CKTUNE_WGMMA_N192_ROWS \

@@ -13,6 +13,8 @@
 #include <cstdint>
 
 #include "../common/arch_sm90.hpp"
+#include "../common/host_device.hpp"
+#include "../common/memory.hpp"
 #include "../common/numeric.hpp"
 #include "../common/wgmma_block.hpp"
 #include "a8w8_blockscale.hpp"
@@ -45,8 +47,11 @@ constexpr int kRedPitch = BN + 8;
 // MC (persistent kernel only): clusters of two CTAs that share one operand's k-block, each loading half of it by
 // TMA multicast into both: 1 = the two CTAs take neighbouring M tiles and share W, 2 = neighbouring N tiles that
 // share X. A stage is refilled once the consumers of both CTAs have released it.
+// TAIL (persistent kernel only, no multicast): the tiles past the last whole wave are split along K over the CTAs
+// that would otherwise idle (tail_plan), each piece's fp32 partial parked in the workspace and summed in a fixed
+// order by the warpgroup that finishes last.
 template <int BM, int BN, int STAGES, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1, bool FA = false,
-          int MC = 0>
+          int MC = 0, bool TAIL = false>
 struct WgCfg {
   static constexpr int kBM = BM, kBN = BN, kStages = STAGES, kKGroups = KG;
   static constexpr bool kDoubleBuffer = DB;
@@ -54,6 +59,8 @@ struct WgCfg {
   static constexpr bool kBlockScales = SC == Scaling::Block128;
   static constexpr bool kPreshuffledW = SC == Scaling::PerTokenPreshuffledW;
   static constexpr int kMulticast = MC;
+  static constexpr bool kTailSplit = TAIL;
+  static_assert(!TAIL || MC == 0, "the split tail walks single tiles");
   static constexpr int kClusterSize = MC == 0 ? 1 : 2;
   static_assert(!is_int8(SC), "the wgmma kernels are fp8 only");
   static_assert(MC == 0 || MC == 1 || MC == 2, "no cluster, pairs along M (W shared) or along N (X shared)");
@@ -88,7 +95,8 @@ struct WgCfg {
   // The persistent kernel stages its output in unpadded 128-byte-swizzled boxes for TMA stores: BM x BN bf16,
   // which leaves room for a sixth 128 x 128 stage.
   static constexpr int kEpiBytesP = BM * BN * 2;
-  static constexpr int kSmemBytesP = STAGES * kStageBytes + kEpiBytesP + 2 * STAGES * 8 + 1024;
+  // (+16: two words where a warpgroup of the split tail learns whether it finishes its tile.)
+  static constexpr int kSmemBytesP = STAGES * kStageBytes + kEpiBytesP + 2 * STAGES * 8 + 16 + 1024;
   // Block scales: one weight scale per CTA tile, so BN divides 128. Per-token: any BN of 32s up to 192 (the
   // grid kernel's epilogue stores 16-byte pieces; the persistent one's TMA boxes need BN % 64 == 0).
   static_assert(BM % 64 == 0 && BN % 32 == 0 && BN <= 192 && (SC != Scaling::Block128 || 128 % BN == 0),
@@ -106,7 +114,27 @@ struct WgArgs {
   const float* w_scale;
   uint16_t* y;
   int M, N, K, KB, S;  // S > 1: split-K, the S CTAs of a tile launched as one 1 x 1 x S cluster
+  // Persistent kernel with the split tail (tail_plan): the last tail_tiles tiles in tail_split pieces along K; each
+  // piece's warpgroup parks its fp32 64 x BN partial in `partials` and counts itself in `counters` (two a tile).
+  int tail_tiles = 0, tail_split = 1;
+  float* partials = nullptr;
+  int* counters = nullptr;
 };
+
+// The split tail of a persistent launch of `grid` CTAs over `tiles` tiles with KB k-blocks each: the tiles past the
+// last whole wave (tiles mod grid of them) go in `split` pieces along K to as many CTAs, when that leaves at least
+// two pieces a tile; otherwise nothing is split (tail = 0, split = 1).
+struct TailPlan {
+  int tail, split;
+};
+CKTUNE_HD TailPlan tail_plan(int tiles, int grid, int KB) {
+  const int r = tiles > grid ? tiles % grid : 0;
+  if (r == 0) return {0, 1};
+  int split = grid / r;
+  if (split > KB) split = KB;
+  if (split < 2) return {0, 1};
+  return {r, split};
+}
 
 #if defined(CKTUNE_CUDA)
 // Per-token modes read their scales only in the epilogue (x_scale rows m0.., w_scale columns n0..); one warp
@@ -473,6 +501,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   uint8_t* epi = smem + ST * C::kStageBytes;
   uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytesP);
   uint64_t* empty = full + ST;
+  int* tail_last = reinterpret_cast<int*>(empty + ST);  // per consumer warpgroup: "this piece finishes its tile"
 
   const int tid = threadIdx.x;
   const int wg = tid / 128;
@@ -492,6 +521,27 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     if constexpr (MC == 1) m0 += rank * BM;
     if constexpr (MC == 2) n0 += rank * BN;
   };
+  // A CTA's work, the same for its producer and its consumers: whole units (every k-block), then with the split
+  // tail one piece of a tile past the last whole wave (k-blocks [kb0, kb1)). f(m0, n0, kb0, kb1, tail, piece):
+  // tail = the tile's index among the split ones, -1 for a whole tile.
+  const int tail = C::kTailSplit ? a.tail_tiles : 0, split = C::kTailSplit ? a.tail_split : 1;
+  const int units_whole = units - tail;
+  auto for_each_item = [&](auto&& f) {
+    for (int u = unit0; u < units_whole; u += unit_step) {
+      int m0, n0;
+      origin(u, m0, n0);
+      f(m0, n0, 0, KB, -1, 0);
+    }
+    if constexpr (C::kTailSplit) {
+      const int b = static_cast<int>(blockIdx.x);
+      if (b < tail * split) {
+        const int t = b / split, piece = b % split;
+        int m0, n0;
+        origin(units_whole + t, m0, n0);
+        f(m0, n0, piece * KB / split, (piece + 1) * KB / split, t, piece);
+      }
+    }
+  };
 
   if (tid == 0) init_ring(full, empty, ST, C::kRowGroups * 4 * C::kClusterSize);
   // With multicast the other CTA's producer writes into this CTA's stages: its barriers must be initialised first.
@@ -504,10 +554,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       tma_prefetch_desc(&tmap_x);
       tma_prefetch_desc(&tmap_w);
       int g = 0;  // stage sequence number, continuous across tiles
-      for (int u = unit0; u < units; u += unit_step) {
-        int m0, n0;
-        origin(u, m0, n0);
-        for (int kb = 0; kb < KB; ++kb, ++g) {
+      for_each_item([&](int m0, int n0, int kb0, int kb1, int, int) {
+        for (int kb = kb0; kb < kb1; ++kb, ++g) {
           const int s = g % ST;
           if (g >= ST) mbar_wait(&empty[s], ((g / ST) + 1) & 1);
           const uint32_t st = smem_u32(smem + s * C::kStageBytes);
@@ -524,7 +572,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
             load_w<C>(st + C::kABytes, &tmap_w, &full[s], kb, n0);
           }
         }
-      }
+      });
     }
     if constexpr (!C::kBlockScales)
       if (tid / 32 == C::kConsumers * 4 + 1)
@@ -550,9 +598,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
                              MC != 0 ? cluster_map_smem(smem_u32(empty), static_cast<uint32_t>(rank ^ 1)) : 0u};
   auto issue = [&](int gg, float(&t)[BN / 2]) { ring.issue(gg, t); };
   int g = 0;
-  for (int u = unit0; u < units; u += unit_step) {
-    int m0, n0;
-    origin(u, m0, n0);
+  for_each_item([&](int m0, int n0, int kb0, int kb1, int tail_tile, int piece) {
+    const int nkb = kb1 - kb0;
     const int row0 = m0 + wg * 64 + lr0, row1 = row0 + 8;
     const bool ok0 = row0 < a.M, ok1 = row1 < a.M;
     const float* xs0p = a.x_scale + static_cast<size_t>(ok0 ? row0 : 0) * KB;
@@ -561,18 +608,18 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     const float* wsp = a.w_scale + static_cast<size_t>((MC == 2 ? min(n0, a.N - 1) : n0) / 128) * KB;
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    const RowScales<C::kBlockScales> rs{xs0p, xs1p, wsp, ok0, ok1};
-    auto scales = [&](int kb) { return rs.at(kb); };
+    const RowScales<C::kBlockScales> rs{xs0p + kb0, xs1p + kb0, wsp + kb0, ok0, ok1};
+    auto scales = [&](int i) { return rs.at(i); };
     auto promote = [&](int gg, const Scales& sc, float(&t)[BN / 2]) { ring.retire(gg, acc, t, sc.s0, sc.s1); };
     if constexpr (C::kFastAccum) {
-      ring.accumulate(g, KB, acc);
-      g += KB;
+      ring.accumulate(g, nkb, acc);
+      g += nkb;
     } else if constexpr (C::kDoubleBuffer) {
-      ring.promote_in_turns(g, KB, acc, ta, tb, scales);
-      g += KB;
+      ring.promote_in_turns(g, nkb, acc, ta, tb, scales);
+      g += nkb;
     } else {
-      for (int kb = 0; kb < KB; ++kb, ++g) {
-        const Scales sc = scales(kb);
+      for (int i = 0; i < nkb; ++i, ++g) {
+        const Scales sc = scales(i);
         issue(g, ta);
         wgmma_wait<0>();
         promote(g, sc, ta);
@@ -580,6 +627,43 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     }
     if constexpr (!C::kBlockScales)
       scale_outer<BN>(acc, a.x_scale, a.w_scale, row0, n0 + (lane & 3) * 2, a.M, a.N);
+    if constexpr (C::kTailSplit) {
+      // A piece of a split tile: park this warpgroup's 64 x BN partial (element i of thread t at plane[i * 128 + t]),
+      // count it in; the warpgroup that completes the count sums the pieces in the order 0 .. split-1 (its own from
+      // its registers: the same sum whoever finishes) and stores the tile; the others are done with it.
+      if (tail_tile >= 0) {
+        const int t128 = tid % 128;
+        auto plane = [&](int q) {
+          return a.partials + ((static_cast<size_t>(tail_tile) * split + q) * 2 + wg) * (64 * BN);
+        };
+        float* mine = plane(piece);
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i) gpu::store_global_cg(mine + i * 128 + t128, acc[i]);
+        __threadfence();
+        named_barrier_sync(2 + wg, 128);
+        if (leader) tail_last[wg] = atomicAdd(a.counters + tail_tile * 2 + wg, 1) == split - 1;
+        named_barrier_sync(2 + wg, 128);
+        if (!tail_last[wg]) return;
+        __threadfence();
+        // Pieces outer, a plane's 64 loads at once (a loop over the pieces for each element left one L2 round trip
+        // in flight and took longer than the tile: 58 against 13 us at 1100 x 2112 x 1024); ta holds the sum.
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i) ta[i] = 0.f;
+        for (int q = 0; q < split; ++q) {
+          if (q == piece) {
+#pragma unroll
+            for (int i = 0; i < BN / 2; ++i) ta[i] += acc[i];
+          } else {
+            const float* src = plane(q) + t128;
+#pragma unroll
+            for (int i = 0; i < BN / 2; ++i) ta[i] += gpu::load_global_cg(src + i * 128);
+          }
+        }
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i) acc[i] = ta[i];
+        if (leader) a.counters[tail_tile * 2 + wg] = 0;
+      }
+    }
     // Epilogue: wait until this warpgroup's previous TMA store has read the staging boxes, write
     // bf16 into them (128-byte swizzle: conflict-free), hand them to TMA.
     if (leader) bulk_wait_read0();
@@ -601,7 +685,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
         tma_store_2d(&tmap_y, smem_u32(epi + (wg * (BN / 64) + h) * 8192), n0 + h * 64, m0 + wg * 64);
       bulk_commit();
     }
-  }
+  });
   if (leader) bulk_wait0();
   if constexpr (MC != 0) cluster_sync_all();
 #endif
@@ -634,6 +718,13 @@ gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu
   if constexpr (C::kMulticast == 0) {
     const int tiles = tiles_m * tiles_n;
     const int grid = tiles < device_sm_count() ? tiles : device_sm_count();
+    if constexpr (C::kTailSplit) {
+      const TailPlan tp = tail_plan(tiles, grid, w.KB);
+      w.tail_tiles = tp.tail;
+      w.tail_split = tp.split;
+      w.counters = static_cast<int*>(a.workspace);
+      w.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(a.workspace) + counter_region_bytes(a.M, a.N));
+    }
     kernel<<<grid, C::kThreads, C::kSmemBytesP, stream>>>(mx, mw, my, w);
     return gpu::get_last_error();
   } else {
