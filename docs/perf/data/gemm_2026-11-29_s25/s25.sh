@@ -10,5 +10,5 @@ for set in grid ragged; do
   p=$(tar tzf /tmp/s23/agree/agreement.tgz 2>/dev/null | grep "profile_$set.csv$" | head -1)
   [ -n "$p" ] || continue
   tar xzf /tmp/s23/agree/agreement.tgz -C /tmp "$p"
-  echo "== $set"; python3 docs/perf/data/gemm_2026-11-25_s23/own_vs_blaslt.py "/tmp/$p"; python3 $D/mc_rank.py "/tmp/$p"
+  echo "== $set"; python3 docs/perf/data/gemm_2026-11-25_s23/own_vs_blaslt.py "/tmp/$p"; python3 $D/rows_rank.py "/tmp/$p" wgmmap2m; python3 $D/rows_rank.py "/tmp/$p" wgmmap2t_
 done
