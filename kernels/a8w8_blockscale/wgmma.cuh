@@ -13,12 +13,12 @@
 #include <cstdint>
 
 #include "../common/arch_sm90.hpp"
-#include "../common/host_device.hpp"
 #include "../common/memory.hpp"
 #include "../common/numeric.hpp"
 #include "../common/wgmma_block.hpp"
 #include "a8w8_blockscale.hpp"
 #include "splitk.cuh"
+#include "tail_plan.hpp"
 
 #if defined(CKTUNE_CUDA)
 #include "../common/tma_map.hpp"
@@ -120,21 +120,6 @@ struct WgArgs {
   float* partials = nullptr;
   int* counters = nullptr;
 };
-
-// The split tail of a persistent launch of `grid` CTAs over `tiles` tiles with KB k-blocks each: the tiles past the
-// last whole wave (tiles mod grid of them) go in `split` pieces along K to as many CTAs, when that leaves at least
-// two pieces a tile; otherwise nothing is split (tail = 0, split = 1).
-struct TailPlan {
-  int tail, split;
-};
-CKTUNE_HD TailPlan tail_plan(int tiles, int grid, int KB) {
-  const int r = tiles > grid ? tiles % grid : 0;
-  if (r == 0) return {0, 1};
-  int split = grid / r;
-  if (split > KB) split = KB;
-  if (split < 2) return {0, 1};
-  return {r, split};
-}
 
 #if defined(CKTUNE_CUDA)
 // Per-token modes read their scales only in the epilogue (x_scale rows m0.., w_scale columns n0..); one warp
@@ -535,10 +520,10 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     if constexpr (C::kTailSplit) {
       const int b = static_cast<int>(blockIdx.x);
       if (b < tail * split) {
-        const int t = b / split, piece = b % split;
+        const TailPiece tp = tail_piece(TailPlan{tail, split}, b, KB);
         int m0, n0;
-        origin(units_whole + t, m0, n0);
-        f(m0, n0, piece * KB / split, (piece + 1) * KB / split, t, piece);
+        origin(units_whole + tp.tile, m0, n0);
+        f(m0, n0, tp.kb0, tp.kb1, tp.tile, tp.piece);
       }
     }
   };
