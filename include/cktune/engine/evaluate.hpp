@@ -34,6 +34,13 @@ class InstanceCache {
 // whose first timing cannot tell them apart from the best. Fewer than two: none.
 std::vector<size_t> near_ties(const std::vector<CandidateResult>& results, double tol);
 
+// One candidate's screen (`time(p)` times it under protocol p, after its verification launch): a one-launch
+// probe; a probe beyond `cutoff` is taken again, and the candidate stops at its faster probe only when both are
+// beyond it (one slow launch, from a clock step or the vendor library's first call, must not drop a kernel);
+// otherwise the full screen (`rest`) gives its time.
+Measurement screen_timing(const std::function<Measurement(const Protocol&)>& time, const Protocol& probe,
+                          const Protocol& rest, double cutoff);
+
 // Returns the final results (after re-timing and confirmation), in candidate order.
 std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache, const Job& job,
                                           const EventSink& sink);

@@ -2,6 +2,9 @@
 // a long best kernel, whose samples can swing with the power cap, every candidate whose p10 reaches its p90.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <vector>
+
 #include "cktune/engine/evaluate.hpp"
 
 namespace cktune {
@@ -14,6 +17,36 @@ CandidateResult passed(double median, double p10, double p90) {
   r.time.p10_us = p10;
   r.time.p90_us = p90;
   return r;
+}
+
+// A scripted candidate for screen_timing: each call returns the next median and records which protocol asked.
+struct Script {
+  std::vector<double> medians;
+  std::vector<int> iters;  // the protocol of each call, by its iteration count
+  Measurement operator()(const Protocol& p) {
+    Measurement t;
+    t.median_us = medians.at(iters.size());
+    iters.push_back(p.iters);
+    return t;
+  }
+};
+
+TEST(ScreenTiming, OneSlowProbeDoesNotDropAKernel) {
+  Protocol probe, rest;
+  probe.iters = 1;
+  rest.iters = 5;
+  // The 2026-11-29 case: cuBLASLt's probe at 142 us for a kernel of 18 us, with the cut-off at 16.8 x 2 x 2.
+  Script s{{142.0, 18.1, 18.2}, {}};
+  EXPECT_DOUBLE_EQ(screen_timing(std::ref(s), probe, rest, 67.2).median_us, 18.2);
+  EXPECT_EQ(s.iters, (std::vector<int>{1, 1, 5}));  // probe, probe again, full screen
+  // Beyond the cut-off twice: it stops at its faster probe, without the full screen.
+  Script slow{{150.0, 140.0}, {}};
+  EXPECT_DOUBLE_EQ(screen_timing(std::ref(slow), probe, rest, 67.2).median_us, 140.0);
+  EXPECT_EQ(slow.iters, (std::vector<int>{1, 1}));
+  // Within the cut-off at once: one probe, then the full screen.
+  Script fast{{20.0, 19.0}, {}};
+  EXPECT_DOUBLE_EQ(screen_timing(std::ref(fast), probe, rest, 67.2).median_us, 19.0);
+  EXPECT_EQ(fast.iters, (std::vector<int>{1, 5}));
 }
 
 TEST(NearTies, MediansWithinTheToleranceOnly) {
