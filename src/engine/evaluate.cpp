@@ -265,7 +265,7 @@ void confirm_runaway_winner(Backend& backend, const FamilyUnit& unit, InstanceCa
 Measurement screen_timing(const std::function<Measurement(const Protocol&)>& time, const Protocol& probe,
                           const Protocol& rest, double cutoff) {
   Measurement t = time(probe);
-  if (t.median_us > cutoff) {
+  if (t.median_us > cutoff && t.median_us <= cutoff + kScreenHiccupUs) {
     Measurement again = time(probe);
     if (again.median_us < t.median_us) t = std::move(again);
   }

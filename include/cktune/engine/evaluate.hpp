@@ -35,9 +35,12 @@ class InstanceCache {
 std::vector<size_t> near_ties(const std::vector<CandidateResult>& results, double tol);
 
 // One candidate's screen (`time(p)` times it under protocol p, after its verification launch): a one-launch
-// probe; a probe beyond `cutoff` is taken again, and the candidate stops at its faster probe only when both are
-// beyond it (one slow launch, from a clock step or the vendor library's first call, must not drop a kernel);
-// otherwise the full screen (`rest`) gives its time.
+// probe; a probe beyond `cutoff` by at most kScreenHiccupUs is taken again, and the candidate stops at its faster
+// probe only when both are beyond it (one slow launch, from a clock step or the vendor library's first call, must
+// not drop a kernel); a probe further beyond stops it at once (a kernel that slow is slow: the slowest of a big
+// shape cost milliseconds a launch, and the probe is there to spare them); otherwise the full screen (`rest`)
+// gives its time.
+inline constexpr double kScreenHiccupUs = 1000.0;
 Measurement screen_timing(const std::function<Measurement(const Protocol&)>& time, const Protocol& probe,
                           const Protocol& rest, double cutoff);
 

@@ -43,6 +43,10 @@ TEST(ScreenTiming, OneSlowProbeDoesNotDropAKernel) {
   Script slow{{150.0, 140.0}, {}};
   EXPECT_DOUBLE_EQ(screen_timing(std::ref(slow), probe, rest, 67.2).median_us, 140.0);
   EXPECT_EQ(slow.iters, (std::vector<int>{1, 1}));
+  // Beyond the cut-off by more than a hiccup (a 28 ms decode kernel on a big shape): one probe, no second.
+  Script hopeless{{28000.0}, {}};
+  EXPECT_DOUBLE_EQ(screen_timing(std::ref(hopeless), probe, rest, 4500.0).median_us, 28000.0);
+  EXPECT_EQ(hopeless.iters, (std::vector<int>{1}));
   // Within the cut-off at once: one probe, then the full screen.
   Script fast{{20.0, 19.0}, {}};
   EXPECT_DOUBLE_EQ(screen_timing(std::ref(fast), probe, rest, 67.2).median_us, 19.0);
