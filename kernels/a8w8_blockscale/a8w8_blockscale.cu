@@ -19,7 +19,7 @@ constexpr Scaling SC = Scaling::Block128;
 const std::array kTable = {CKTUNE_MMA_ROWS,     CKTUNE_WGMMA_ROWS,      CKTUNE_WGMMA_DB_ROWS,
                            CKTUNE_WGMMA_P_ROWS, CKTUNE_WGMMA_P_DB_ROWS, CKTUNE_WGMMA_K_ROWS,
                            CKTUNE_WGMMA_SWAP_ROWS, CKTUNE_MMA_DIRECT_ROWS, CKTUNE_WGMMA_P_DB_DEEP_ROWS,
-                           CKTUNE_WGMMA_P_DB_MC_ROWS, CKTUNE_WGMMA_P_DB_T_ROWS};
+                           CKTUNE_WGMMA_P_DB_MC_ROWS, CKTUNE_WGMMA_P_DB_T_ROWS, CKTUNE_GEMV_ROWS};
 #undef CKTUNE_MMA
 #undef CKTUNE_WGMMA
 #undef CKTUNE_WGMMA_P
@@ -30,6 +30,7 @@ const std::array kTable = {CKTUNE_MMA_ROWS,     CKTUNE_WGMMA_ROWS,      CKTUNE_W
 #undef CKTUNE_WGMMA_K
 #undef CKTUNE_WGMMA_SWAP
 #undef CKTUNE_MMA_DIRECT
+#undef CKTUNE_GEMV
 
 const Table<kTable.size()>& block_table() {
   static const Table<kTable.size()> t(kTable);
@@ -110,6 +111,9 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
     if (detail::direct_smem_bytes(p.warps, p.tile_m, M, K) > 227 * 1024)
       return "the register-fed decode kernel keeps the token rows in shared memory: M x K is too large for it";
   }
+  if (p.variant == Variant::Gemv || p.variant == Variant::GemvHalf) {
+    if (M > p.tile_m) return "the CUDA-core decode kernel's token tile is smaller than M (it takes M <= 8)";
+  }
   if (persistent && N % 8 != 0) return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";
   // Forms that would run as plain wgmmap2 does, or worse, for this shape (equal twins kept out of the tune):
   const int tiles_m = (M + p.tile_m - 1) / p.tile_m, tiles_n = (N + p.tile_n - 1) / p.tile_n;
@@ -168,9 +172,10 @@ gpu::ErrorCode launch(const InstanceParams& p, const Args& a, gpu::Stream stream
 int default_instance(int M, int N, int K, int sm_count, int sm, Scaling s) {
   // Untuned rule of thumb, written before any measurement was tuned into it: pick a tile family
   // by M (warp MMA for decode, wgmma from M > 16 on sm_90), then the smallest split count of that
-  // family that gives every SM at least one CTA. Tuning replaces this per shape. The int8 tables have
-  // warp-MMA instances only: they take the rule's pre-Hopper branch. One branch was added from
-  // measurement since: the register-fed decode kernel at M <= 8, K >= 2048, N >= 16 x SMs.
+  // family that gives every SM at least one CTA. Tuning replaces this per shape. The int8 tables take
+  // the rule's pre-Hopper branch. Two branches were added from
+  // measurement since: the CUDA-core decode kernel at M = 1 (block scales), the register-fed one at M <= 8,
+  // K >= 2048, N >= 16 x SMs.
   const auto all = instances(s);
   if (is_int8(s)) sm = 89;
   Variant v = Variant::SplitKMma;
@@ -178,6 +183,14 @@ int default_instance(int M, int N, int K, int sm_count, int sm, Scaling s) {
   if (sm == 90 && M > 512 && N % 8 == 0) {
     for (const auto& p : all)
       if (p.variant == Variant::WgmmaPersistent && p.tile_m == 128 && p.tile_n == 128 && p.stages == 4) return p.id;
+  }
+  // One token with K >= 1536 and 16 rows for every SM, block scales: the CUDA-core kernel, 32 rows a CTA, 16 warps,
+  // f16 sums (added 2026-11-29 from measurement, docs/perf.md: 1.11-1.31x faster than the register-fed row below on
+  // the block grid's five such (N, K); the per-token tables were not timed with it).
+  if (s == Scaling::Block128 && M == 1 && K >= 1536 && (N + 15) / 16 >= sm_count) {
+    for (const auto& p : all)
+      if (p.variant == Variant::GemvHalf && p.tile_n == 32 && p.warps == 16 && why_not(p, M, N, K, sm) == nullptr)
+        return p.id;
   }
   // Decode with a long K and a row group of 16 for every SM: the register-fed kernel, 4 warps with 4 k-blocks
   // each in flight (added 2026-11-25 from measurement, docs/perf.md: faster than the split warp-MMA row this rule

@@ -42,6 +42,8 @@ enum class Variant {
   WgmmaPersistentDbMcW,  // WgmmaPersistentDb in clusters of two along M that share W's k-blocks by TMA multicast
   WgmmaPersistentDbMcX,  // WgmmaPersistentDb in clusters of two along N that share X's k-blocks by TMA multicast
   WgmmaPersistentDbTail,  // WgmmaPersistentDb whose tiles past the last whole wave are split along K (workspace)
+  Gemv,      // decode (M <= 8): CUDA-core dot products, 512 contiguous bytes of a weight row a warp load; fp32 sums
+  GemvHalf,  // Gemv summing 8 products at a time as f16 pairs (fp8 only)
 };
 using VariantName = EnumName<Variant>;
 inline constexpr VariantName kVariantNames[] = {
@@ -58,6 +60,8 @@ inline constexpr VariantName kVariantNames[] = {
     {Variant::WgmmaPersistentDbMcW, "wgmmap2mw"},
     {Variant::WgmmaPersistentDbMcX, "wgmmap2mx"},
     {Variant::WgmmaPersistentDbTail, "wgmmap2t"},
+    {Variant::Gemv, "gemv"},
+    {Variant::GemvHalf, "gemvh"},
 };
 std::string_view to_string(Variant v);
 

@@ -10,7 +10,8 @@ namespace {
 
 // Order is the id: append only once tuned tables exist (ids and names are stored in them). The plain and
 // preshuffled tables share one list, so a kernel has the same id in both; each namespace's SC picks the
-// scaling the rows instantiate.
+// scaling the rows instantiate. The CUDA-core decode rows read whole rows of W and follow the shared list in the
+// row-major tables only (the preshuffled layout scatters a row's 16-byte pieces 256 bytes apart).
 #define CKTUNE_PERTOKEN_FP8_ROWS                                                                           \
   CKTUNE_MMA_ROWS, CKTUNE_WGMMA_ROWS, CKTUNE_WGMMA_P_ROWS, CKTUNE_WGMMA_N192_ROWS, CKTUNE_WGMMA_P_DB_ROWS, \
       CKTUNE_WGMMA_DB_ROWS, CKTUNE_MMA_LATENCY_ROWS, CKTUNE_WGMMA_K_ROWS, CKTUNE_WGMMA_N96_ROWS,  \
@@ -19,7 +20,7 @@ namespace {
 
 namespace pertoken {
 constexpr Scaling SC = Scaling::PerToken;
-const std::array kEntries = {CKTUNE_PERTOKEN_FP8_ROWS};
+const std::array kEntries = {CKTUNE_PERTOKEN_FP8_ROWS, CKTUNE_GEMV_ROWS};
 }  // namespace pertoken
 
 // The same kernels on preshuffled weights (the wgmma ones through the 3-D TMA map of wgmma.cuh).
@@ -31,7 +32,7 @@ const std::array kEntries = {CKTUNE_PERTOKEN_FP8_ROWS};
 // int8 (AITER's torch.int8 rows): the warp-MMA instances, on mma.sync s8 with exact s32 block sums.
 namespace int8 {
 constexpr Scaling SC = Scaling::PerTokenI8;
-const std::array kEntries = {CKTUNE_PERTOKEN_INT8_ROWS};
+const std::array kEntries = {CKTUNE_PERTOKEN_INT8_ROWS, CKTUNE_GEMV_ROWS_OF(false)};
 }  // namespace int8
 
 namespace int8_preshuffled {

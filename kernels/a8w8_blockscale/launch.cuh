@@ -9,6 +9,7 @@
 
 #include "../common/instance_table.hpp"
 #include "a8w8_blockscale.hpp"
+#include "gemv.cuh"
 #include "mma_direct.cuh"
 #include "mma_splitk.cuh"
 #if defined(CKTUNE_CUDA)
@@ -102,6 +103,13 @@ gpu::ErrorCode launch_mma_direct(const InstanceParams&, const Args& a, gpu::Stre
   const dim3 grid((a.N + C::kRows - 1) / C::kRows);
   return gpu::launch(kernel, grid, dim3(C::kThreads), smem, stream, gpu::LaunchOpts{}, m);
 }
+template <class C>
+gpu::ErrorCode launch_gemv(const InstanceParams&, const Args& a, gpu::Stream stream) {
+  const MmaArgs m = mma_args(a, 1);
+  // One CTA a group of kRows weight rows; the reduction's few floats are static shared memory.
+  const dim3 grid((a.N + C::kRows - 1) / C::kRows);
+  return gpu::launch(detail::gemv_kernel<C>, grid, dim3(C::kThreads), 0, stream, gpu::LaunchOpts{}, m);
+}
 #else
 // The AMD implementations of these code paths come with the MFMA inner loops (docs/arch/kernels.md);
 // until then why_not() rejects every instance on a HIP build and launch() never gets here.
@@ -111,6 +119,10 @@ gpu::ErrorCode launch_mma(const InstanceParams&, const Args&, gpu::Stream) {
 }
 template <class C>
 gpu::ErrorCode launch_mma_direct(const InstanceParams&, const Args&, gpu::Stream) {
+  return gpu::kErrorNotSupported;
+}
+template <class C>
+gpu::ErrorCode launch_gemv(const InstanceParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
 #endif
@@ -172,6 +184,12 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
 #define CKTUNE_MMA_DIRECT(TM, WK, RING)                                                                   \
   Entry{InstanceParams{0, nullptr, Variant::DirectMma, TM, 16, 128, RING, WK, 1, 89, SC},                  \
         &launch_mma_direct<detail::DirectCfg<TM, WK, RING, SC>>}
+
+// CUDA-core decode: TM token rows (tile_m), ROWS weight rows a CTA (tile_n, 8 a warp), W warps, RING 512-byte
+// chunks a warp has in flight (stages); tile_k = 512, the K bytes of one warp load. H16: f16 sums (`gemvh`).
+#define CKTUNE_GEMV(TM, ROWS, W, RING, H16)                                                                 \
+  Entry{InstanceParams{0, nullptr, (H16) ? Variant::GemvHalf : Variant::Gemv, TM, ROWS, 512, RING, W, 1, 89, SC}, \
+        &launch_gemv<detail::GemvCfg<TM, ROWS, W, RING, H16, SC>>}
 
 // Swapped operands for decode: BT token rows (tile_m), BW weight rows (tile_n), split S.
 #define CKTUNE_WGMMA_SWAP(BT, BW, ST, SK)                                                                   \
@@ -351,6 +369,16 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
   CKTUNE_MMA_DIRECT(16, 16, 2), \
   CKTUNE_MMA_DIRECT(16, 8, 2), \
   CKTUNE_MMA_DIRECT(16, 4, 4)
+
+// Decode on the CUDA cores at M = 1 (the row-major tables, appended 2026-11-29; int8 takes the exact-sum rows only):
+// gemv.cuh. Each warp reads 512 contiguous bytes of a weight row an instruction. Rows with token tiles of 2 and 4
+// were measured and left out: slower than the tensor-core decode kernels at M = 2 and 4 (docs/perf.md, 2026-11-29).
+#define CKTUNE_GEMV_ROWS_OF(H) \
+  CKTUNE_GEMV(1, 8, 16, 1, H), \
+  CKTUNE_GEMV(1, 16, 8, 2, H), \
+  CKTUNE_GEMV(1, 32, 16, 1, H), \
+  CKTUNE_GEMV(1, 64, 8, 2, H)
+#define CKTUNE_GEMV_ROWS CKTUNE_GEMV_ROWS_OF(false), CKTUNE_GEMV_ROWS_OF(true)
 
 // One table: the entries of one Scaling, ids assigned in order, names built from the parameters.
 template <size_t N>

@@ -12,6 +12,9 @@
 #include "cktune/engine/family_unit.hpp"
 #include "cktune/engine/policy.hpp"
 #include "cktune/gpu/device.hpp"
+#include "cktune/gpu/runtime.hpp"
+#include "cktune/ref/gemm.hpp"
+#include "cktune/verify/check.hpp"
 #include "backends/gpu_backend.hpp"
 #include "kernels/a8w8_blockscale/a8w8_blockscale.hpp"
 #include "gemm_checks.hpp"
@@ -60,6 +63,9 @@ TEST(GpuBlockscale, EveryInstanceMatchesTheReferenceOnRaggedShapes) {
                            // the register-fed decode kernel: N not a multiple of its 16 rows, 9 k-blocks over 4, 8
                            // or 16 warps; its 16-token tile at 11 tokens
                            {5, 1000, 1152}, {11, 520, 4096},
+                           // the CUDA-core decode kernels (M = 1): N ending inside a warp's 8 rows and past whole
+                           // row groups of a CTA, K ending 128 bytes into a 512-byte chunk
+                           {1, 1036, 1152},
                            // more tiles than an H200 has SMs: the persistent kernel's split tail (21 tiles past the
                            // last whole wave, in 6 pieces of 1-2 k-blocks)
                            {1100, 2112, 1024}};
@@ -140,6 +146,78 @@ TEST(GpuBlockscale, EvaluationIsIndependentOfCandidateOrder) {
     if (r.split_k > 1) ++split;
   }
   EXPECT_GT(split, 0);
+}
+
+// The CUDA-core decode kernels on fp8 codes over the whole e4m3fn range (the tables' inputs use a tenth of it):
+// `gemvh` sums f16 products and must neither overflow (|w x| up to 448^2) nor lose the small products once each
+// lane has scaled its activations. Held to the product's rule, and its worst error to a small multiple of the
+// fp32-sum kernels' (`gemv`, `mmad`) on the same inputs; the worst errors are printed.
+TEST(GpuBlockscale, CudaCoreDecodeHoldsOnFullRangeCodes) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
+  namespace bs = kernels::a8w8_blockscale;
+  const int M = 1, N = 1040, K = 2048, KB = K / 128;
+  const std::uint64_t seed =
+      static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::uint64_t st = seed;
+  auto next = [&] {
+    st += 0x9E3779B97F4A7C15ull;
+    std::uint64_t z = st;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  // Any code but the NaNs (0x7f, 0xff); every fourth activation block is small (exponent field <= 3), so lanes
+  // whose largest code is tiny meet lanes whose largest is 448.
+  auto code = [&](bool small) {
+    std::uint8_t c = static_cast<std::uint8_t>(next());
+    if (small) c &= 0x9f;
+    return (c & 0x7f) == 0x7f ? static_cast<std::uint8_t>(c ^ 1) : c;
+  };
+  std::vector<std::uint8_t> xq(static_cast<size_t>(M) * K), wq(static_cast<size_t>(N) * K);
+  for (size_t i = 0; i < xq.size(); ++i) xq[i] = code((i / 128) % 4 == 3);
+  for (auto& c : wq) c = code(false);
+  std::vector<float> xs(static_cast<size_t>(M) * KB), ws(static_cast<size_t>((N + 127) / 128) * KB);
+  for (auto& v : xs) v = 0.5f + static_cast<float>(next() >> 40) * 0x1p-24f;
+  for (auto& v : ws) v = 0.5f + static_cast<float>(next() >> 40) * 0x1p-24f;
+  BlockscaleGemmView view;
+  view.M = M, view.N = N, view.K = K, view.xq = xq.data(), view.x_scale = xs.data(), view.wq = wq.data();
+  view.w_scale = ws.data();
+  std::vector<float> ref(static_cast<size_t>(M) * N);
+  ref_a8w8_blockscale(view, ref.data());
+
+  gpu::GpuStream stream;
+  auto up = [&](const auto& v) {
+    gpu::DeviceBuffer b(v.size() * sizeof(v[0]));
+    b.copy_from_host(v.data(), b.size(), stream);
+    return b;
+  };
+  gpu::DeviceBuffer dxq = up(xq), dxs = up(xs), dwq = up(wq), dws = up(ws), dy(static_cast<size_t>(M) * N * 2);
+  double worst_exact = 0, worst_half = 0;
+  int exact = 0, half = 0;
+  for (const auto& p : bs::instances()) {
+    const bool is_half = p.variant == bs::Variant::GemvHalf;
+    if (!(is_half || p.variant == bs::Variant::Gemv || p.variant == bs::Variant::DirectMma)) continue;
+    if (bs::why_not(p, M, N, K) != nullptr) continue;
+    std::vector<std::uint16_t> y(static_cast<size_t>(M) * N);
+    poison_nan(y.data(), static_cast<std::int64_t>(y.size()));
+    dy.copy_from_host(y.data(), y.size() * 2, stream);
+    bs::Args a{dxq.as<std::uint8_t>(), dxs.as<float>(), dwq.as<std::uint8_t>(), dws.as<float>(),
+               dy.as<std::uint16_t>(), M, N, K, nullptr, 0};
+    ASSERT_EQ(bs::launch(p, a, gpu::as_stream(stream.native())), gpu::kSuccess) << p.name;
+    dy.copy_to_host(y.data(), y.size() * 2, stream);
+    const CheckResult r = check_output(ref.data(), y.data(), M, N, Tolerance::gemm());
+    EXPECT_EQ(r.verdict, Verdict::Passed) << p.name << ": " << r.reason;
+    (is_half ? worst_half : worst_exact) = std::max(is_half ? worst_half : worst_exact, r.max_abs_err);
+    ++(is_half ? half : exact);
+  }
+  double peak = 0;
+  for (float v : ref) peak = std::max(peak, static_cast<double>(std::fabs(v)));
+  std::printf("full-range codes, |y| up to %.4g: worst |error| f16 sums %.4g (%d kernels), fp32 sums %.4g (%d)\n",
+              peak, worst_half, half, worst_exact, exact);
+  EXPECT_GT(half, 0);
+  EXPECT_GT(exact, 0);
+  EXPECT_LE(worst_half, 8 * worst_exact + 1e-3 * peak);
 }
 
 }  // namespace

@@ -61,9 +61,11 @@ TEST_P(GpuPerToken, EveryInstanceMatchesTheReferenceOnRaggedShapes) {
   // N % 16 == 0 for the preshuffled layout; M and N ragged against every tile; K from one to 56 stages.
   // 13 tokens: the swapped-operand decode kernel's 16-token tile (1 and 17 take its 8- and 32-token ones).
   // 5 x 1008 x 1152: 9 k-blocks over the register-fed decode kernel's 4, 8 or 16 warps; 11 x 528 x 4096: its
-  // 16-token tile.
+  // 16-token tile. 1 x 1040 x 1152: the CUDA-core decode kernels' CTAs of 32 and 64 rows end past N, and K ends
+  // 128 bytes into their last 512-byte chunk.
   const int shapes[][3] = {{1, 2112, 7168}, {17, 208, 512},  {130, 2112, 1024}, {333, 576, 2048},
-                           {1000, 4096, 640}, {13, 1040, 1536}, {5, 1008, 1152}, {11, 528, 4096}};
+                           {1000, 4096, 640}, {13, 1040, 1536}, {5, 1008, 1152}, {11, 528, 4096},
+                           {1, 1040, 1152}};
   testing::InstanceRuns runs;
   for (const char* dtype : {"torch.float8_e4m3fn", "torch.int8"})
     for (const auto& s : shapes)
