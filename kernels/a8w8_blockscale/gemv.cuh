@@ -17,16 +17,13 @@
 // fixed order: deterministic, one launch, no workspace. Weight rows past N read row N - 1 and are not stored;
 // tokens past M are skipped (warp-uniform branches).
 //
-// Products: fp8 pairs become f16 pairs (`cvt.rn.f16x2.e4m3x2`, exact). `gemv` (H16 = false) then widens both to
-// fp32 and sums the 16 products of a lane and chunk in fp32 (what the reference does, up to the order).
-// `gemvh` (H16 = true) multiplies and sums them as f16 pairs, 8 products a half, and widens only the sum: a third
-// of the instructions. Each lane first scales its 16 activations of a token by a power of two that brings the
-// largest to [1, 2) (exact), so no sum can overflow and the large products keep 11 bits; the power of two returns
-// in the fp32 scale. ~11 bits are kept a partial of 8 products (docs/arch/numerics.md). The int8 modes
-// take `dp4a` into exact s32 sums.
+// Products (kernels/common/fp8_dot.cuh): `gemv` (H16 = false) sums a lane's 16 products in fp32, `gemvh` (H16 =
+// true) as f16 pairs after scaling the lane's activations by a power of two (docs/arch/numerics.md); the int8
+// modes take `dp4a` into exact s32 sums. sc[m] = 1 in the per-token modes, whose scales multiply the finished sum.
 #include <cstdint>
 #include <type_traits>
 
+#include "../common/fp8_dot.cuh"
 #include "../common/memory.hpp"
 #include "../common/numeric.hpp"
 #include "a8w8_blockscale.hpp"
@@ -54,98 +51,11 @@ struct GemvCfg {
   static_assert(!is_preshuffled(SC), "whole rows of W: the row-major layout only");
 };
 
-#if defined(CKTUNE_CUDA)
-namespace gemv {
-// Two fp8 e4m3 pairs (the four bytes of u) as two f16 pairs; exact.
-__device__ __forceinline__ void e4m3x4_to_f16x2(uint32_t u, uint32_t& lo, uint32_t& hi) {
-  asm("{\n .reg .b16 a, b;\n mov.b32 {a, b}, %2;\n cvt.rn.f16x2.e4m3x2 %0, a;\n cvt.rn.f16x2.e4m3x2 %1, b;\n}"
-      : "=r"(lo), "=r"(hi)
-      : "r"(u));
-}
-__device__ __forceinline__ float2 f16x2_to_f32(uint32_t h) {
-  float2 f;
-  asm("{\n .reg .b16 a, b;\n mov.b32 {a, b}, %2;\n cvt.f32.f16 %0, a;\n cvt.f32.f16 %1, b;\n}"
-      : "=f"(f.x), "=f"(f.y)
-      : "r"(h));
-  return f;
-}
-__device__ __forceinline__ uint32_t hfma2(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t d;
-  asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-  return d;
-}
-__device__ __forceinline__ uint32_t hmul2(uint32_t a, uint32_t b) {
-  uint32_t d;
-  asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-  return d;
-}
-// 16 fp8 codes as 16 floats (exact).
-__device__ __forceinline__ void fp8x16_to_f32(const uint4& v, float (&f)[16]) {
-  const uint32_t u[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    uint32_t lo, hi;
-    e4m3x4_to_f16x2(u[i], lo, hi);
-    const float2 a = f16x2_to_f32(lo), b = f16x2_to_f32(hi);
-    f[4 * i] = a.x, f[4 * i + 1] = a.y, f[4 * i + 2] = b.x, f[4 * i + 3] = b.y;
-  }
-}
-// 16 fp8 codes as 8 f16 pairs (exact).
-__device__ __forceinline__ void fp8x16_to_f16x2(const uint4& v, uint32_t (&h)[8]) {
-  const uint32_t u[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-  for (int i = 0; i < 4; ++i) e4m3x4_to_f16x2(u[i], h[2 * i], h[2 * i + 1]);
-}
-
-// Sums v[0..V) of the 32 lanes of a warp, each lane ending with max(V / 32, 1) of the sums: after the step at
-// offset o a lane keeps the half of its values that its bit o selects, plus its partner's copy of that half. Lane
-// l then holds the sum of value index i + sum over the halving steps of bit(o) * (count at that step) / 2.
-template <int V>
-__device__ __forceinline__ void transpose_reduce(float (&v)[V], int lane) {
-  int n = V;
-#pragma unroll
-  for (int o = 16; o >= 1; o /= 2) {
-    if (n > 1) {
-      const bool up = (lane & o) != 0;
-      const int half = n / 2;
-#pragma unroll
-      for (int i = 0; i < V / 2; ++i) {
-        if (i < half) {
-          const float send = up ? v[i] : v[i + half];
-          const float keep = up ? v[i + half] : v[i];
-          v[i] = keep + __shfl_xor_sync(0xffffffffu, send, o);
-        }
-      }
-      n = half;
-    } else {
-      v[0] += __shfl_xor_sync(0xffffffffu, v[0], o);
-    }
-  }
-}
-// Which value index lane `lane` holds in slot i after transpose_reduce<V>.
-template <int V>
-__device__ __forceinline__ int transposed_index(int i, int lane) {
-  int idx = i, n = V;
-#pragma unroll
-  for (int o = 16; o >= 1; o /= 2)
-    if (n > 1) {
-      n /= 2;
-      if (lane & o) idx += n;
-    }
-  return idx;
-}
-// The lanes that store: one of each group holding the same sums (V < 32: lanes whose low 5 - log2(V) bits are 0).
-template <int V>
-__device__ __forceinline__ bool transposed_owner(int lane) {
-  return V >= 32 ? true : (lane & (32 / V - 1)) == 0;
-}
-}  // namespace gemv
-#endif
 
 template <class C>
 __global__ void __launch_bounds__(C::kThreads) gemv_kernel(const MmaArgs a) {
 #if defined(CKTUNE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
-  using namespace gemv;
+  using namespace cktune::gpu::fp8dot;
   constexpr int TM = C::kTM, RW = C::kRW, R = C::kRing, WK = C::kWK, V = C::kV, CH = C::kChunk;
   constexpr int VL = V >= 32 ? V / 32 : 1;  // sums a lane holds after the butterfly
   using Acc = std::conditional_t<C::kInt8, int, float>;
@@ -212,54 +122,28 @@ __global__ void __launch_bounds__(C::kThreads) gemv_kernel(const MmaArgs a) {
         }
       }
     } else if constexpr (C::kH16) {
-      // Each lane brings its 16 activations of a token to |x'| < 2 by a power of two taken from their largest
-      // code (e4m3 magnitudes order as integers), so a sum of 8 products (|w| <= 448) stays under 8 * 896 < 65504
-      // and the largest products keep f16's 11 bits; the power of two returns in the fp32 scale.
-      uint32_t xh[TM][8];
-      float unscale[TM];
+      HalfActs xh[TM];
 #pragma unroll
-      for (int m = 0; m < TM; ++m) {
-        const uint32_t mag = 0x7F7F7F7Fu;
-        uint32_t mx = __vmaxu4(__vmaxu4(xv[m].x & mag, xv[m].y & mag), __vmaxu4(xv[m].z & mag, xv[m].w & mag));
-        mx = max(max(mx & 0xFFu, (mx >> 8) & 0xFFu), max((mx >> 16) & 0xFFu, mx >> 24));
-        const int e = static_cast<int>(mx >> 3);           // biased exponent of the largest |x| (0: subnormal)
-        const uint32_t h = static_cast<uint32_t>(22 - e) << 10;  // f16 2^(7 - e), e in [0, 15]: normal
-        unscale[m] = __int_as_float((e - 7 + 127) << 23);  // 2^(e - 7)
-        fp8x16_to_f16x2(xv[m], xh[m]);
-#pragma unroll
-        for (int j = 0; j < 8; ++j) xh[m][j] = hmul2(xh[m][j], h | (h << 16));
-      }
+      for (int m = 0; m < TM; ++m) xh[m] = half_acts(xv[m]);
 #pragma unroll
       for (int r = 0; r < RW; ++r) {
         uint32_t wh[8];
-        fp8x16_to_f16x2(wv[s][r], wh);
+        to_f16x2(wv[s][r], wh);
 #pragma unroll
-        for (int m = 0; m < TM; ++m) {
-          if (m >= M) continue;
-          uint32_t h = 0;
-#pragma unroll
-          for (int j = 0; j < 8; ++j) h = hfma2(wh[j], xh[m][j], h);
-          const float2 f = f16x2_to_f32(h);
-          acc[m][r] = fmaf(f.x + f.y, C::kBlockScales ? sc[m] * unscale[m] : unscale[m], acc[m][r]);
-        }
+        for (int m = 0; m < TM; ++m)
+          if (m < M) acc[m][r] = fmaf(dot_half(wh, xh[m]), sc[m] * xh[m].unscale, acc[m][r]);
       }
     } else {
       float xf[TM][16];
 #pragma unroll
-      for (int m = 0; m < TM; ++m) fp8x16_to_f32(xv[m], xf[m]);
+      for (int m = 0; m < TM; ++m) to_f32(xv[m], xf[m]);
 #pragma unroll
       for (int r = 0; r < RW; ++r) {
         float wf[16];
-        fp8x16_to_f32(wv[s][r], wf);
+        to_f32(wv[s][r], wf);
 #pragma unroll
-        for (int m = 0; m < TM; ++m) {
-          if (m >= M) continue;
-          float p = 0.f;
-#pragma unroll
-          for (int j = 0; j < 16; ++j) p = fmaf(wf[j], xf[m][j], p);
-          if constexpr (C::kBlockScales) acc[m][r] = fmaf(p, sc[m], acc[m][r]);
-          else acc[m][r] += p;
-        }
+        for (int m = 0; m < TM; ++m)
+          if (m < M) acc[m][r] = fmaf(dot_f32(wf, xf[m]), sc[m], acc[m][r]);
       }
     }
   };
