@@ -174,7 +174,7 @@ int default_instance(int M, int N, int K, int sm_count, int sm, Scaling s) {
   // by M (warp MMA for decode, wgmma from M > 16 on sm_90), then the smallest split count of that
   // family that gives every SM at least one CTA. Tuning replaces this per shape. The int8 tables take
   // the rule's pre-Hopper branch. Two branches were added from
-  // measurement since: the CUDA-core decode kernel at M = 1 (block scales), the register-fed one at M <= 8,
+  // measurement since: the CUDA-core decode kernel at M = 1, the register-fed one at M <= 8,
   // K >= 2048, N >= 16 x SMs.
   const auto all = instances(s);
   if (is_int8(s)) sm = 89;
@@ -184,10 +184,10 @@ int default_instance(int M, int N, int K, int sm_count, int sm, Scaling s) {
     for (const auto& p : all)
       if (p.variant == Variant::WgmmaPersistent && p.tile_m == 128 && p.tile_n == 128 && p.stages == 4) return p.id;
   }
-  // One token with K >= 1536 and 16 rows for every SM, block scales: the CUDA-core kernel, 32 rows a CTA, 16 warps,
-  // f16 sums (added 2026-11-29 from measurement, docs/perf.md: 1.11-1.31x faster than the register-fed row below on
-  // the block grid's five such (N, K); the per-token tables were not timed with it).
-  if (s == Scaling::Block128 && M == 1 && K >= 1536 && (N + 15) / 16 >= sm_count) {
+  // One token with K >= 1536 and 16 rows for every SM, block or plain per-token scales: the CUDA-core kernel, 32 rows
+  // a CTA, 16 warps, f16 sums (added 2026-11-29 from measurement, docs/perf.md: faster than the register-fed row below
+  // on the block grid's five such (N, K), 1.11-1.31x, and on the per-token study's twelve, 1.04-1.23x).
+  if ((s == Scaling::Block128 || s == Scaling::PerToken) && M == 1 && K >= 1536 && (N + 15) / 16 >= sm_count) {
     for (const auto& p : all)
       if (p.variant == Variant::GemvHalf && p.tile_n == 32 && p.warps == 16 && why_not(p, M, N, K, sm) == nullptr)
         return p.id;
