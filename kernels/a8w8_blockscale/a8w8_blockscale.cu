@@ -115,18 +115,21 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
     if (M > p.tile_m) return "the CUDA-core decode kernel's token tile is smaller than M (it takes M <= 8)";
   }
   if (persistent && N % 8 != 0) return "the TMA-store epilogue needs N to be a multiple of 8 (16-byte output rows)";
-  // Forms that would run as plain wgmmap2 does, or worse, for this shape (equal twins kept out of the tune):
+  return nullptr;
+}
+
+const char* redundant_with(const InstanceParams& p, int M, int N, int K) {
+  (void)K;
+  // Forms that would run as plain wgmmap2 does for this shape: equal twins, kept out of the tune (they still run).
   const int tiles_m = (M + p.tile_m - 1) / p.tile_m, tiles_n = (N + p.tile_n - 1) / p.tile_n;
   if (p.variant == Variant::WgmmaPersistentDbMcW && tiles_m < 2)
     return "a cluster pair along M needs two M tiles (with one, each pair's second CTA only reads zeros)";
   if (p.variant == Variant::WgmmaPersistentDbMcX && tiles_n < 2)
     return "a cluster pair along N needs two N tiles (with one, each pair's second CTA only reads zeros)";
 #if defined(CKTUNE_CUDA)
-  if (p.variant == Variant::WgmmaPersistentDbTail) {
-    if (split_tail(p, M, N, K).tail == 0)
-      return "nothing to split: the tiles fill whole waves on this device, or the last wave leaves fewer than two "
-             "pieces a tile (wgmmap2 runs the same)";
-  }
+  if (p.variant == Variant::WgmmaPersistentDbTail && split_tail(p, M, N, K).tail == 0)
+    return "nothing to split: the tiles fill whole waves on this device, or the last wave leaves fewer than two "
+           "pieces a tile (wgmmap2 runs the same)";
 #endif
   return nullptr;
 }

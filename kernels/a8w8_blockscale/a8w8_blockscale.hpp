@@ -109,6 +109,11 @@ struct Args {
 // (major*10+minor); otherwise a sentence saying why not.
 const char* why_not(const InstanceParams& p, int M, int N, int K, int sm = 90);
 
+// nullptr = the instance is worth timing on (M, N, K); otherwise it would run exactly as another row does there
+// (a cluster pair with one tile in its direction, a split tail with nothing to split) and tune leaves it out. It
+// can still run (why_not says whether): a row tuned at another M may name it for this shape.
+const char* redundant_with(const InstanceParams& p, int M, int N, int K);
+
 // Device scratch the instance needs for (M,N,K): split-K partials and tile counters. 0 = none.
 size_t workspace_bytes(const InstanceParams& p, int M, int N, int K);
 

@@ -47,6 +47,7 @@ class FaultyInstance final : public Instance {
   FaultyInstance(Instance& inner, Backend& backend, FaultKind kind)
       : Instance(inner.desc()), inner_(inner), backend_(backend), kind_(kind) {}
   std::string why_not(const ProblemKey& key) const override { return inner_.why_not(key); }
+  std::string redundant(const ProblemKey& key) const override { return inner_.redundant(key); }
   void launch(Workload& workload, int set) override {
     switch (kind_) {
       case FaultKind::Crash:
@@ -380,6 +381,7 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
       r.provider = inst->desc().provider;
       r.split_k = inst->desc().split_k;
       std::string why = inst->why_not(job.key);
+      if (why.empty() && job.skip_redundant) why = inst->redundant(job.key);
       if (!why.empty()) {
         r.verdict = Verdict::NotSupported;
         r.reason = why;

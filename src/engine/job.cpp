@@ -75,6 +75,7 @@ nlohmann::json to_json(const Job& job) {
       {"retime_tolerance", job.retime_tolerance},
       {"retime_rounds", job.retime_rounds},
       {"confirm_margin", job.confirm_margin},
+      {"skip_redundant", job.skip_redundant},
       {"faults", faults},
   };
 }
@@ -107,6 +108,7 @@ Job job_from_json(const nlohmann::json& j) {
   job.retime_tolerance = j.at("retime_tolerance").get<double>();
   job.retime_rounds = int_from<int>(j.at("retime_rounds"));
   job.confirm_margin = j.value("confirm_margin", 0.0);
+  job.skip_redundant = j.value("skip_redundant", false);
   for (const auto& f : j.at("faults")) {
     auto kind = fault_from_string(f.at("kind").get<std::string>());
     job.faults.push_back({kind.value_or(FaultKind::None), f.at("instance").get<std::string>()});

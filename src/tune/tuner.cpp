@@ -268,6 +268,7 @@ TuneSummary run_tune(const TuneOptions& o) {
     j.retime_tolerance = o.retime_tolerance;
     j.retime_rounds = o.retime_rounds;
     j.confirm_margin = o.confirm_margin;
+    j.skip_redundant = true;
     j.faults = faults;
     jobs.push_back(std::move(j));
   }

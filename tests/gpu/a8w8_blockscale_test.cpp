@@ -148,6 +148,44 @@ TEST(GpuBlockscale, EvaluationIsIndependentOfCandidateOrder) {
   EXPECT_GT(split, 0);
 }
 
+// A cluster pair with one M tile runs exactly as the plain persistent kernel does: tune leaves it out
+// (Job::skip_redundant), but it can run, and a dispatch of a row tuned at a larger M, which the runtime's
+// padded-M lookup may send to this shape, runs it and passes.
+TEST(GpuBlockscale, AnEqualTwinIsLeftOutOfTuneButStillRuns) {
+  namespace bs = kernels::a8w8_blockscale;
+  const int M = 64, N = 2112, K = 1024;
+  std::vector<std::string> twins;
+  for (const auto& p : bs::instances())
+    if (p.variant == bs::Variant::WgmmaPersistentDbMcW) {
+      EXPECT_NE(bs::redundant_with(p, M, N, K), nullptr) << p.name;
+      EXPECT_EQ(bs::redundant_with(p, 4096, N, K), nullptr) << p.name;
+      twins.push_back(p.name);
+    }
+  ASSERT_FALSE(twins.empty());
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
+  auto backend = make_gpu_backend(0);
+  if (static_cast<GpuBackend&>(*backend).sm() != 90) GTEST_SKIP() << "the cluster rows are sm_90a only";
+  InstanceCache cache(*backend);
+  Job job;
+  job.key = key(M, N, K);
+  job.protocol.iters = 5;
+  job.protocol.warmup = 1;
+  job.screen_factor = 0;
+  job.retime_rounds = 0;
+  job.candidates = twins;
+  for (bool skip : {true, false}) {
+    job.skip_redundant = skip;
+    for (const auto& r : evaluate_job(*backend, cache, job, [](const nlohmann::json&) {})) {
+      if (skip) {
+        EXPECT_EQ(r.verdict, Verdict::NotSupported) << r.name;
+        EXPECT_NE(r.reason.find("two M tiles"), std::string::npos) << r.name << ": " << r.reason;
+      } else {
+        EXPECT_EQ(r.verdict, Verdict::Passed) << r.name << ": " << r.reason;
+      }
+    }
+  }
+}
+
 // The CUDA-core decode kernels on fp8 codes over the whole e4m3fn range (the tables' inputs use a tenth of it):
 // `gemvh` sums f16 products and must neither overflow (|w x| up to 448^2) nor lose the small products once each
 // lane has scaled its activations. Held to the product's rule, and its worst error to a small multiple of the

@@ -84,6 +84,13 @@ class Instance {
   const InstanceDesc& desc() const { return desc_; }
   // Ask before running: empty = can run, else why not ("not supported" is a result, not an error).
   virtual std::string why_not(const ProblemKey& key) const = 0;
+  // Asked by tune only (Job::skip_redundant), after why_not: non-empty = on this shape the instance would run exactly
+  // as another candidate does (an equal twin), so timing it only costs tune time. A dispatch still runs it: a row
+  // tuned at one M serves the M values the runtime's lookup sends to it, where its kernel may be such a twin.
+  virtual std::string redundant(const ProblemKey& key) const {
+    (void)key;
+    return {};
+  }
   // Run once on input set `set` writing the workload's output. Asynchronous on GPUs; no allocation.
   virtual void launch(Workload& workload, int set) = 0;
   // A pipeline of several launches (fused MoE: sorting, stage 1, stage 2) may name its parts; after a

@@ -36,6 +36,9 @@ struct Job {
   // A best candidate faster than the runner-up by more than this fraction is verified and timed again
   // on freshly prepared buffers (another seed, other addresses) before the result is final; 0 = never.
   double confirm_margin = 0.0;
+  // Candidates that are equal twins of another on this shape (Instance::redundant) are reported not supported
+  // instead of run: tune sets it; bench, which runs the kernels a table names, does not.
+  bool skip_redundant = false;
   std::vector<InjectedFault> faults;
 };
 

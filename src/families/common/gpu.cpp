@@ -130,6 +130,11 @@ class KernelInstance final : public Instance {
     const char* why = bs::why_not(p_, static_cast<int>(g.M), static_cast<int>(g.N), static_cast<int>(g.K), sm_);
     return why ? why : "";
   }
+  std::string redundant(const ProblemKey& key) const override {
+    GemmDims g = gemm_dims(key);
+    const char* why = bs::redundant_with(p_, static_cast<int>(g.M), static_cast<int>(g.N), static_cast<int>(g.K));
+    return why ? why : "";
+  }
   void launch(Workload& w, int set) override {
     auto& wl = static_cast<GpuGemmWorkload&>(w);
     size_t s = static_cast<size_t>(set);

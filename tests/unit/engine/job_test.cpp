@@ -56,6 +56,7 @@ TEST(JobJson, RoundTrip) {
   j.tolerance.max_row_err_ratio = 0.3;
   j.retime_tolerance = 0.05;
   j.retime_rounds = 9;
+  j.skip_redundant = true;
   j.faults = {{FaultKind::Hang, "cpu_moe_per_token_t1"}, {FaultKind::Partial, "x"}};
   // Through text, as on the pipe.
   Job r = job_from_json(nlohmann::json::parse(to_json(j).dump()));
@@ -75,6 +76,11 @@ TEST(JobJson, RoundTrip) {
   EXPECT_DOUBLE_EQ(r.tolerance.max_row_err_ratio, 0.3);
   EXPECT_DOUBLE_EQ(r.retime_tolerance, 0.05);
   EXPECT_EQ(r.retime_rounds, 9);
+  EXPECT_TRUE(r.skip_redundant);
+  // A job without the field (bench's, or an older writer's) runs every candidate it names.
+  auto jj = to_json(j);
+  jj.erase("skip_redundant");
+  EXPECT_FALSE(job_from_json(jj).skip_redundant);
   ASSERT_EQ(r.faults.size(), 2u);
   EXPECT_EQ(r.faults[0].kind, FaultKind::Hang);
   EXPECT_EQ(r.faults[1].instance, "x");
