@@ -51,7 +51,6 @@ struct GemvCfg {
   static_assert(!is_preshuffled(SC), "whole rows of W: the row-major layout only");
 };
 
-
 template <class C>
 __global__ void __launch_bounds__(C::kThreads) gemv_kernel(const MmaArgs a) {
 #if defined(CKTUNE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
