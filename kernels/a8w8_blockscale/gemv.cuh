@@ -147,19 +147,7 @@ __global__ void __launch_bounds__(C::kThreads) gemv_kernel(const MmaArgs a) {
     }
   };
 
-#pragma unroll
-  for (int s = 0; s < R; ++s)
-    if (wk + s * WK < chunks) load(s, wk + s * WK);
-  for (int base = wk; base < chunks; base += R * WK) {
-#pragma unroll
-    for (int s = 0; s < R; ++s) {
-      const int c = base + s * WK;
-      if (c < chunks) {
-        compute(s, c);
-        if (c + R * WK < chunks) load(s, c + R * WK);
-      }
-    }
-  }
+  gpu::register_ring<R>(wk, chunks, WK, load, [] {}, compute);
 
   // Over the lanes (value index m * 8 + r), then over the WK warps of the row group, in fixed orders. (An int8
   // lane's sum is exact in s32, |sum| <= 127^2 K; from here on it is an fp32 value like the others.)

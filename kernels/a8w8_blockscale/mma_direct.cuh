@@ -167,11 +167,8 @@ __global__ void __launch_bounds__(C::kThreads) mma_direct_kernel(const MmaArgs a
     }
   };
 
-#pragma unroll
-  for (int s = 0; s < R; ++s)
-    if (kb_first + s * WK < kb_end) load(s, kb_first + s * WK);
   // While the first weights are on their way: the token rows into shared memory.
-  {
+  auto copy_tokens = [&] {
     const int chunks = KB * 8;  // 16-byte pieces a row
     for (int i = threadIdx.x; i < xrows * chunks; i += C::kThreads) {
       const int row = i / chunks, c = i % chunks;
@@ -180,17 +177,8 @@ __global__ void __launch_bounds__(C::kThreads) mma_direct_kernel(const MmaArgs a
     cp_async_commit();
     cp_async_wait<0>();
     __syncthreads();
-  }
-  for (int base = kb_first; base < kb_end; base += R * WK) {
-#pragma unroll
-    for (int s = 0; s < R; ++s) {
-      const int kb = base + s * WK;
-      if (kb < kb_end) {
-        compute(s, kb);
-        if (kb + R * WK < kb_end) load(s, kb + R * WK);
-      }
-    }
-  }
+  };
+  gpu::register_ring<R>(kb_first, kb_end, WK, load, copy_tokens, compute);
 
   // Per-token modes: the scales multiply the sum (before the reductions, which are linear).
   if constexpr (!C::kBlockScales) {

@@ -68,5 +68,28 @@ __device__ __forceinline__ void barrier_sync() {
 #endif
 }
 
+// A warp's register ring over the items first, first + stride, ... below end (the decode kernels' k-blocks or
+// chunks): slot s holds items first + (s + i R) stride. The first R loads are issued, then `between()` runs (work
+// that overlaps them), then each item is computed from its slot and the slot refilled with the item R strides on.
+// R is a compile-time count so that the slots stay registers.
+template <int R, class Load, class Between, class Compute>
+__device__ __forceinline__ void register_ring(int first, int end, int stride, Load&& load, Between&& between,
+                                              Compute&& compute) {
+#pragma unroll
+  for (int s = 0; s < R; ++s)
+    if (first + s * stride < end) load(s, first + s * stride);
+  between();
+  for (int base = first; base < end; base += R * stride) {
+#pragma unroll
+    for (int s = 0; s < R; ++s) {
+      const int i = base + s * stride;
+      if (i < end) {
+        compute(s, i);
+        if (i + R * stride < end) load(s, i + R * stride);
+      }
+    }
+  }
+}
+
 }  // namespace cktune::gpu
 #endif
