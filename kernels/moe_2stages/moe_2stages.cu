@@ -125,6 +125,10 @@ using Entry = TableEntry<StageParams, LaunchFn>;
 #define CKTUNE_WG1(BM, ST)                                                                              \
   Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, false},  \
         &launch_wg<detail::WgCfg<BM, ST>, true, false>}
+// The same with k-blocks through two partial tiles that take turns (`_p2`).
+#define CKTUNE_WG1P(BM, ST)                                                                                       \
+  Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, false, false, 0, true}, \
+        &launch_wg<detail::WgCfg<BM, ST, true>, true, false>}
 // wgmma stage 1 split along K over a cluster of S CTAs (decode; block_m 64).
 #define CKTUNE_WG1S(BM, ST, S)                                                                          \
   Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, S, Engine::Wgmma, false},  \
@@ -154,6 +158,11 @@ const std::array kStage1 = {
     // Measured and left out: 8 slices (never won at 1..8 DeepSeek-V3 tokens; 35.8 against 30.8 us at 1 token)
     // and an 8-stage ring, one CTA an SM (2 tokens: 26.3 against 25.1 us for stage 1, no better).
     CKTUNE_WG1S(64, 4, 2),           CKTUNE_WG1S(64, 4, 4),
+    // Paired k-blocks (2026-11-29; appended): the fastest stage 1 at 2048 DeepSeek-V3 tokens (518.6 against 537.8 us
+    // for the pipeline), a tie at 4096, slower elsewhere. Measured and left out: block_m 64 (its three partial tiles do
+    // not fit the 208 registers of two CTAs an SM: ptxas spills; 512 tokens 444.6 against 383.9 us) and block_m 128
+    // with 4 stages (never the fastest; docs/perf.md, 2026-11-29).
+    CKTUNE_WG1P(128, 6),
 };
 const std::array kStage2 = {
     CKTUNE_S2(64, 16, 2, 1),   CKTUNE_S2(128, 16, 4, 1),  CKTUNE_S2(64, 32, 2, 1), CKTUNE_S2(128, 32, 4, 1),
@@ -173,13 +182,15 @@ const std::array kStage2 = {
 #undef CKTUNE_S2A
 #undef CKTUNE_WG1
 #undef CKTUNE_WG1S
+#undef CKTUNE_WG1P
 #undef CKTUNE_WG2
 #undef CKTUNE_WG2A
 
 std::string stage1_name(const StageParams& s) {
   return s.engine == Engine::Wgmma
              ? "cktune_moe_s1wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
-                   std::to_string(s.stages) + (s.split_k > 1 ? "_sk" + std::to_string(s.split_k) : "")
+                   std::to_string(s.stages) + (s.split_k > 1 ? "_sk" + std::to_string(s.split_k) : "") +
+                   (s.paired ? "_p2" : "")
              : "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
                    std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
 }

@@ -43,6 +43,7 @@ struct StageParams {
                               // sorting, SortArgs::zero_out) instead of writing per-slot rows for reduce_slots
   int col_group = 0;          // wgmma: tiles in groups of this many column tiles, all blocks of a group
                               // before the next; 0 = all column tiles of a block, block after block
+  bool paired = false;        // wgmma stage 1: k-blocks through two partial tiles that take turns (`_p2`)
 };
 
 // Every instance of a stage, in id order.

@@ -29,9 +29,12 @@
 namespace cktune::kernels::moe_2stages::detail {
 
 // Either stage, fp8 wgmma: BM rows (64: one consumer warpgroup, two CTAs an SM; 128: two), ST stages.
-template <int BM, int ST>
+// P2 (stage 1): k-blocks through two partial tiles that take turns (wgmma_in_turns), so that the tensor cores
+// run block i+1 while the CUDA cores promote block i, as the GEMM's `wgmmap2` does.
+template <int BM, int ST, bool P2 = false>
 struct WgCfg {
   static constexpr int kBM = BM, kTN = 128, kStages = ST;
+  static constexpr bool kPairs = P2;
   static constexpr int kConsumers = BM / 64;
   static constexpr int kThreads = (kConsumers + 1) * 128;
   static constexpr int kMinBlocks = BM == 64 ? 2 : 1;
@@ -351,10 +354,31 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       float acc[TN / 2], t[TN / 2];
 #pragma unroll
       for (int i = 0; i < TN / 2; ++i) acc[i] = 0.f;
-      for (int kb = kb0; kb < kb1; ++kb) {
-        const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
-        const float wg_s = __ldg(wsg + kb), wu_s = __ldg(wsu + kb);
-        k_block(acc, t, x0 * wg_s, x1 * wg_s, x0 * wu_s, x1 * wu_s);
+      if constexpr (C::kPairs) {
+        // Block i's scales are loaded when it is issued (slot: which partial it went to), used when it retires.
+        float sc[2][4];
+        float t2[TN / 2];
+        const int g0 = g;
+        wgmma_in_turns(
+            kb1 - kb0, t, t2,
+            [&](int i, float(&dst)[TN / 2], int slot) {
+              const int kb = kb0 + i;
+              const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
+              const float wg_s = __ldg(wsg + kb), wu_s = __ldg(wsu + kb);
+              sc[slot][0] = x0 * wg_s, sc[slot][1] = x1 * wg_s, sc[slot][2] = x0 * wu_s, sc[slot][3] = x1 * wu_s;
+              issue(dst);
+            },
+            [&](int i, float(&src)[TN / 2], int slot) {
+              if (lane == 0) mbar_arrive(&empty[(g0 + i) % ST]);
+              fence_operands(src);
+              promote_rows_split(acc, src, HN / 8, sc[slot][0], sc[slot][1], sc[slot][2], sc[slot][3]);
+            });
+      } else {
+        for (int kb = kb0; kb < kb1; ++kb) {
+          const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
+          const float wg_s = __ldg(wsg + kb), wu_s = __ldg(wsu + kb);
+          k_block(acc, t, x0 * wg_s, x1 * wg_s, x0 * wu_s, x1 * wu_s);
+        }
       }
       if constexpr (kSplit > 1)
         split_reduce_store<C, kSplit>(a, acc, ri0, ri1, n0, smem, tid, rank);
