@@ -21,6 +21,6 @@ fi
 if [ -n "${TOKENS:-}${FULL:-}" ]; then
   SKIP_TESTS=1 OUT=$O/moe timeout ${MOE_S:-540} bash scripts/gpu_moe.sh $model > $O/moe.log 2>&1
   echo "gpu_moe rc=$?"; grep -vE '^\s*$' $O/moe/moe_summary.txt | tail -24
-  python3 docs/perf/data/moe_2026-11-29_s27/p2_vs_plain.py $O/moe/profile_${model}_uniform.csv
+  python3 docs/perf/data/moe_2026-11-29_s27/p2_vs_plain.py $O/moe/profile_${model}_uniform.csv ${SUFFIX:-_p2}
 fi
 (cd /tmp && tar czf "$OUT/s27m.tgz" s27m)
