@@ -351,6 +351,12 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       const float* xs1 = a.x_scale + static_cast<size_t>(ok1 ? ri1.token : 0) * KB;
       const float* wsg = a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + n0 / 128) * KB;
       const float* wsu = a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + (I + n0) / 128) * KB;
+      // k-block kb's four promotion scales: gate half row 0, row 1, then up half row 0, row 1.
+      auto scales = [&](int kb, float (&sc)[4]) {
+        const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
+        const float wg_s = __ldg(wsg + kb), wu_s = __ldg(wsu + kb);
+        sc[0] = x0 * wg_s, sc[1] = x1 * wg_s, sc[2] = x0 * wu_s, sc[3] = x1 * wu_s;
+      };
       float acc[TN / 2], t[TN / 2];
 #pragma unroll
       for (int i = 0; i < TN / 2; ++i) acc[i] = 0.f;
@@ -362,10 +368,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         wgmma_in_turns(
             kb1 - kb0, t, t2,
             [&](int i, float(&dst)[TN / 2], int slot) {
-              const int kb = kb0 + i;
-              const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
-              const float wg_s = __ldg(wsg + kb), wu_s = __ldg(wsu + kb);
-              sc[slot][0] = x0 * wg_s, sc[slot][1] = x1 * wg_s, sc[slot][2] = x0 * wu_s, sc[slot][3] = x1 * wu_s;
+              scales(kb0 + i, sc[slot]);
               issue(dst);
             },
             [&](int i, float(&src)[TN / 2], int slot) {
@@ -375,9 +378,9 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
             });
       } else {
         for (int kb = kb0; kb < kb1; ++kb) {
-          const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
-          const float wg_s = __ldg(wsg + kb), wu_s = __ldg(wsu + kb);
-          k_block(acc, t, x0 * wg_s, x1 * wg_s, x0 * wu_s, x1 * wu_s);
+          float sc[4];
+          scales(kb, sc);
+          k_block(acc, t, sc[0], sc[1], sc[2], sc[3]);
         }
       }
       if constexpr (kSplit > 1)
