@@ -74,6 +74,7 @@ class MoeOutput final : public OutputBuffer {
   GpuBackend& backend_;
   MoeGpuWorkload& w_;
   std::vector<std::uint16_t> out_rows_, a_rows_;  // reused between checks
+  MoeStage2Memo memo_;                            // stage 2's expected rows by stage-1 output, for this reference
 };
 
 struct MoeGpuWorkload final : Workload {
@@ -133,7 +134,7 @@ CheckResult MoeOutput::check(const Reference& ref, const Tolerance& tol) {
   o.out = out_rows_.data();
   if (ref.intermediate.size() != tokens.size() * static_cast<size_t>(s.topk) * static_cast<size_t>(s.I))
     throw Error("moe_2stages: the reference holds no stage-1 output for its tokens");
-  return check_moe_stages(w_.host_in, w_.mp, o, tol);
+  return check_moe_stages(w_.host_in, w_.mp, o, tol, 0, &memo_);
 }
 
 // The kernels' arguments for input set `set`, all but the sorted routing.
