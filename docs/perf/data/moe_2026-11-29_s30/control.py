@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Best block_m 128 and best block_m 64 pipeline per token count in each tune profile of calls 1-4, and their ratio.
 The block_m 64 kernels are the same code in every binary of the session (the padding test compiles out with one
-consumer warpgroup), so they are the control: the ratio compares block_m 128 code across calls and binaries."""
+consumer warpgroup), so they are the control: the ratio compares block_m 128 code across calls and binaries.
+Usage: control.py [profile.csv[.gz] ...]   (default: call*/profile_*.csv.gz beside this script)"""
 import csv, glob, gzip, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 rows = []
-for p in sorted(glob.glob(os.path.join(here, 'call*', 'profile_*.csv.gz'))):
-    call = os.path.basename(os.path.dirname(p)).split('_')[0]
-    run = os.path.basename(p)[8:-7]
+paths = sys.argv[1:] or sorted(glob.glob(os.path.join(here, 'call*', 'profile_*.csv.gz')))
+for p in paths:
+    call = os.path.basename(os.path.dirname(os.path.abspath(p))).split('_')[0]
+    run = os.path.basename(p)[8:].split('.csv')[0]
+    opener = gzip.open if p.endswith('.gz') else open
     best = {64: {}, 128: {}}
-    for r in csv.DictReader(gzip.open(p, 'rt')):
+    for r in csv.DictReader(opener(p, 'rt')):
         if r['verdict'] != 'passed' or r['role'] != 'candidate' or 's1wg_' not in r['kernelName']:
             continue
         bm = 128 if 'bm128' in r['kernelName'] else 64
