@@ -2,7 +2,8 @@
 // every output cell, both paths (SingleBlock where it applies, MultiBlock always), on uniform
 // routing, every token on one expert, every pair on one expert, a few experts only, and expert-parallel
 // masks; twice on the same buffers (repeatability, with a dirtied workspace in between); the zeroing of
-// zero_out done by the same launches (every byte zero, the guard bytes after it untouched). Prints the
+// zero_out done by the same launches (every byte zero, the guard bytes after it untouched; on the first of the
+// two runs). Prints the
 // first mismatch (index, GPU and reference values, decoded) and a small timing table (informative, no
 // timed assertion). Skips without a GPU. Run: cktune_gpu_tests --gtest_filter='GpuMoeSorting.*'
 #include <gtest/gtest.h>
@@ -223,7 +224,8 @@ class Runner {
 
   // "" when zero_out holds zeros and the guard after it is untouched; else what is wrong.
   std::string zeroing() const {
-    std::vector<unsigned char> z(zero_bytes_ + kGuardBytes);
+    std::vector<unsigned char>& z = zero_host_;  // kept across runs: no fresh 235 MB to clear each time
+    z.resize(zero_bytes_ + kGuardBytes);
     zbuf_.copy_to_host(z.data(), z.size(), stream_);
     size_t nonzero = 0, guard = 0;
     for (size_t i = 0; i < zero_bytes_; ++i) nonzero += z[i] != 0;
@@ -254,6 +256,7 @@ class Runner {
   const gpu::GpuStream& stream_;
   static constexpr size_t kGuardBytes = 4096;
   size_t cap_ = 0, blocks_ = 0, zero_bytes_ = 0;
+  mutable std::vector<unsigned char> zero_host_;
   gpu::DeviceBuffer ids_, w_, mask_, sids_, sw_, seids_, nv_, ws_, zbuf_;
 };
 
@@ -285,7 +288,10 @@ int check_case(const Case& c, const gpu::GpuStream& stream, int* failures) {
           return runs;
         }
         stream.synchronize();
-        const std::string diff = compare(ref, r.read(), fill) + r.zeroing();
+        // The zeroing is read back on the first run of each path and fill_unused setting (where the zeroing blocks sit
+        // in the grid depends on both), not on the repeat: it keeps no state between runs. At 16384 tokens the output
+        // is 235 MB; reading it back after every run made this suite take most of 6 minutes on an H200 (2026-11-29).
+        const std::string diff = compare(ref, r.read(), fill) + (rep == 0 ? r.zeroing() : std::string());
         ++runs;
         if (!diff.empty()) {
           ++*failures;
