@@ -13,7 +13,8 @@
 #        UNTUNED_TOKENS picks them)
 #        DEVICE=cpu SKIP_TESTS=1 ...   (the same steps on the CPU backend, for a check of the script)
 #        TESTS_FILTER=GpuMoe.* ...   (a narrower test run: the default, every MoE and sorting GPU test, took 353 s on
-#        an H200 on 2026-11-29, most of it the sorting suite; GpuMoe.* alone ~20 s)
+#        an H200 on 2026-11-29, most of it the sorting suite, which took 97 s alone once it read its zeroing back
+#        less often; GpuMoe.* alone ~20 s)
 set -uo pipefail
 final=${OUT:-$PWD/gpu-out}
 mkdir -p "$final"
