@@ -142,6 +142,11 @@ using Entry = TableEntry<StageParams, LaunchFn>;
   Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, SO, true, G},  \
         &launch_wg<detail::WgCfg<BM, ST>, false, SO, true>}
 
+// The same with tiles of 256 output columns, two halves of 128 sharing each stage's gathered rows (`_n256`).
+#define CKTUNE_WG2W(BM, ST, SO, G)                                                                            \
+  Entry{StageParams{0, nullptr, Stage::Two, BM, 256, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, SO, true, G},  \
+        &launch_wg<detail::WgCfg<BM, ST, false, 256>, false, SO, true>}
+
 // Decode blocks (16, 32 rows) stream weights: small CTAs, split-K for the few-experts case.
 // Prefill blocks (64, 128 rows) reuse each weight tile over many rows.
 const std::array kStage1 = {
@@ -176,6 +181,10 @@ const std::array kStage2 = {
     // Decode blocks adding into the output (2026-11-24; appended so that default_pick keeps its rows).
     CKTUNE_S2A(64, 16, 2, 1),     CKTUNE_S2A(128, 16, 4, 1),     CKTUNE_S2A(64, 32, 2, 1),
     CKTUNE_S2A(128, 32, 4, 1),
+    // 256-column tiles (2026-11-29; appended): the gathered rows cross L2 once for both halves, where ncu had stage 2
+    // 75-85% L2-bound in prefill. H200, DeepSeek-V3 TP8, best pipeline with one against one without: 2048 tokens
+    // 0.972-0.973, 4096 0.980-0.984, 8192 0.948-0.955, 16384 0.983-0.984 (docs/perf.md, 2026-11-29 11:40).
+    CKTUNE_WG2W(128, 4, true, 1), CKTUNE_WG2W(128, 4, true, 4),
 };
 #undef CKTUNE_S1
 #undef CKTUNE_S2
@@ -185,6 +194,7 @@ const std::array kStage2 = {
 #undef CKTUNE_WG1P
 #undef CKTUNE_WG2
 #undef CKTUNE_WG2A
+#undef CKTUNE_WG2W
 
 std::string stage1_name(const StageParams& s) {
   return s.engine == Engine::Wgmma
@@ -236,6 +246,7 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
     if (static_cast<long long>(experts) * 2 * inter_dim >= (1ll << 31) || static_cast<long long>(experts) * model_dim >= (1ll << 31))
       return "expert weight rows exceed the tensor map's 32-bit coordinates";
     if (p.split_k > model_dim / 128) return "more K slices than 128-K blocks";
+    if (p.stage == Stage::Two && model_dim % p.tile_n != 0) return "model_dim is not a multiple of the tile";
     return nullptr;
   }
   if (p.stage == Stage::One) {

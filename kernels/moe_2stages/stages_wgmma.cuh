@@ -31,9 +31,13 @@ namespace cktune::kernels::moe_2stages::detail {
 // Either stage, fp8 wgmma: BM rows (64: one consumer warpgroup, two CTAs an SM; 128: two), ST stages.
 // P2 (stage 1): k-blocks through two partial tiles that take turns (wgmma_in_turns), so that the tensor cores
 // run block i+1 while the CUDA cores promote block i, as the GEMM's `wgmmap2` does.
-template <int BM, int ST, bool P2 = false>
+// TNT (stage 2): output columns of a tile, 128 or 256. A 256-column tile is two halves of 128 that share the stage's
+// gathered rows: each warpgroup runs the halves one after the other on the same accumulator registers.
+template <int BM, int ST, bool P2 = false, int TNT = 128>
 struct WgCfg {
-  static constexpr int kBM = BM, kTN = 128, kStages = ST;
+  static constexpr int kBM = BM, kTN = TNT, kStages = ST;
+  static constexpr int kWN = 128;             // columns a warpgroup's wgmma covers
+  static constexpr int kHalves = TNT / kWN;   // of a tile, one after the other
   static constexpr bool kPairs = P2;
   static constexpr int kConsumers = BM / 64;
   static constexpr int kThreads = (kConsumers + 1) * 128;
@@ -44,11 +48,12 @@ struct WgCfg {
   static constexpr int kStageBytes = kABytes + kBBytes;
   // Per consumer warp (staged stores only), 8 output rows of the tile (bf16, at most 128 columns; 16-byte pieces swizzled by
   // row against bank conflicts), so that rows leave in whole 16-byte pieces, a warp writing 2 rows at once.
-  static constexpr int kOutWarpBytes = 8 * kTN * 2;
+  static constexpr int kOutWarpBytes = 8 * kWN * 2;
   static constexpr int kOutOfs = ST * kStageBytes;
   static constexpr int kBarOfs = kOutOfs + kConsumers * 4 * kOutWarpBytes;
   static constexpr int kSmem = kBarOfs + 2 * ST * 8 + 1024;  // + slack for the 1024-byte alignment
   static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
+  static_assert(TNT == 128 || TNT == 256, "one or two halves of 128 columns");
   static_assert(kStageBytes % 1024 == 0, "stages keep the 1024-byte alignment of the swizzle");
   static_assert(kSmem * kMinBlocks <= 227 * 1024, "shared memory per SM");
 };
@@ -65,11 +70,11 @@ struct WgCfg {
 // A split-K stage 1 stores only its rank's share of the column groups: j / groups_per_rank == rank
 // (groups_per_rank = 0: every group).
 template <class C, bool kS1, bool kStaged, bool kAcc>
-__device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::kTN / 2], const RowInfo& ri0,
+__device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::kWN / 2], const RowInfo& ri0,
                                            const RowInfo& ri1, int n0, uint8_t* smem, int tid, int rank = 0,
                                            int groups_per_rank = 0) {
-  constexpr int TN = C::kTN, HN = TN / 2;
-  constexpr int OC = kS1 ? HN : TN;  // output columns of the tile
+  constexpr int TN = C::kWN, HN = TN / 2;
+  constexpr int OC = kS1 ? HN : TN;  // output columns of the tile (of a half, for a two-half stage 2)
   const int lane = tid & 31, c0 = (lane & 3) * 2;
   auto pair = [&](int h, int j, float rw) {
     if constexpr (kS1) {
@@ -189,6 +194,10 @@ __device__ __forceinline__ void split_reduce_store(const Args& a, float (&acc)[C
 // block of the group walks over [tokens, col_group*128] of the output, 4.2 MB a column tile at 16384
 // tokens, against 235 MB for the whole output.
 //
+// C::kHalves == 2 (stage 2, `_n256`): a tile is 256 output columns, two halves of 128 that one warpgroup runs one
+// after the other on the same registers (a 64x256 accumulator and its partial would need 256 registers a thread),
+// both from the same stage: the block's gathered rows cross L2 once for 256 columns instead of once for 128.
+//
 // kSplit > 1 (stage 1, decode): not persistent; the kSplit CTAs of cluster (x, 0, 0..kSplit-1) take tile x,
 // each a slice of its k-blocks, and reduce through the cluster (split_reduce_store). At 2 DeepSeek-V3
 // tokens the unsplit stage 1 has 64 tiles for 264 CTA slots, each streaming 917 KB through a 4-stage
@@ -199,6 +208,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace cktune::gpu::sm90;
   constexpr int BM = C::kBM, TN = C::kTN, HN = TN / 2, ST = C::kStages;
+  constexpr int WN = C::kWN;  // columns of a warpgroup's accumulator: TN, or half of it (two-half stage 2)
+  static_assert(!kS1 || C::kHalves == 1, "stage 1 tiles are one 128-row wgmma wide");
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = align_smem<1024>(smem_raw);
   uint64_t* full = reinterpret_cast<uint64_t*>(smem + C::kBarOfs);
@@ -317,24 +328,24 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   const int lr0 = wg * 64 + wid * 16 + (lane >> 2), lr1 = lr0 + 8;  // this thread's two rows of a tile
   int g = 0;
   // Wait for the next k-block's stage and issue its wgmma into dst (a fresh partial), not waited for.
-  auto issue = [&](float(&dst)[TN / 2]) {
+  auto issue = [&](float(&dst)[WN / 2]) {
     const int s = g % ST;
     mbar_wait(&full[s], (g / ST) & 1);
     fence_proxy_async_smem();  // the gathered rows were written by cp.async (generic proxy); wgmma reads async
-    wgmma_block_k128<TN>(dst, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
+    wgmma_block_k128<WN>(dst, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
                          smem_u32(smem + s * C::kStageBytes + C::kABytes));
     ++g;
   };
   // One 128-K block: issue it, wait for it, hand the stage back, promote with the scales (s: the gate
   // half's or all columns', u: the up half's).
-  auto k_block = [&](float(&acc)[TN / 2], float(&t)[TN / 2], float s0, float s1, float u0, float u1) {
+  auto k_block = [&](float(&acc)[WN / 2], float(&t)[WN / 2], float s0, float s1, float u0, float u1) {
     const int s = g % ST;
     issue(t);
     wgmma_wait<0>();
     if (lane == 0) mbar_arrive(&empty[s]);
     fence_operands(t);
     // Stage 1: column groups j < HN/8 are gate columns, the rest their up partners (their own scales).
-    promote_rows_split(acc, t, kS1 ? HN / 8 : TN / 8, s0, s1, u0, u1);
+    promote_rows_split(acc, t, kS1 ? HN / 8 : WN / 8, s0, s1, u0, u1);
   };
 
   if constexpr (kS1) {
@@ -416,6 +427,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     struct Scales {
       RowInfo ri0, ri1;
       float x0[kMaxKB], x1[kMaxKB], w[kMaxKB];
+      float wh[C::kHalves > 1 ? kMaxKB : 1];  // two-half tiles: the second half's weight scales
     };
     auto fetch_ids = [&](int tile, Ids& n) {
       const TileAt at = tile_at(tile);
@@ -441,6 +453,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         sc.x0[kb] = ok0 ? __ldg(xs0 + kb) : 0.f;
         sc.x1[kb] = ok1 ? __ldg(xs1 + kb) : 0.f;
         sc.w[kb] = __ldg(ws + kb);
+        if constexpr (C::kHalves > 1) sc.wh[kb] = __ldg(ws + KB + kb);  // the next 128 columns' scale block
       }
     };
     Ids next{};
@@ -449,33 +462,83 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       fetch_ids(blockIdx.x, next);
       fetch_scales(next, sc);
     }
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-      const int n0 = next.n0;  // rows n0.. of w2[e], columns n0.. of the output
-      const bool more = tile + static_cast<int>(gridDim.x) < tiles;
-      if (more) fetch_ids(tile + gridDim.x, next);
-      float acc[TN / 2], t[TN / 2];
-      // k-blocks 0 and 1 in flight together, block 0 straight into acc and block 1 into t: acc is
-      // scaled while block 1 runs, then block 1 (and any further block, one at a time) promoted into it.
-      const int g0 = g;
-      issue(acc);
-      issue(t);
-      wgmma_wait<1>();
-      if (lane == 0) mbar_arrive(&empty[g0 % ST]);
-      fence_operands(acc);
-      scale_rows(acc, sc.x0[0] * sc.w[0], sc.x1[0] * sc.w[0]);
-      wgmma_wait<0>();
-      if (lane == 0) mbar_arrive(&empty[(g0 + 1) % ST]);
-      fence_operands(t);
-      promote_rows(acc, t, sc.x0[1] * sc.w[1], sc.x1[1] * sc.w[1]);
+    if constexpr (C::kHalves > 1) {
+      // Two halves of 128 columns a tile, one after the other, on the same registers; both read each stage's
+      // gathered rows, which therefore cross L2 once for 256 columns. A stage is waited for by the first half and
+      // handed back by the second.
+      auto issue_half = [&](float(&dst)[WN / 2], int gi, int h) {
+        const int s = gi % ST;
+        if (h == 0) mbar_wait(&full[s], (gi / ST) & 1);
+        fence_proxy_async_smem();
+        wgmma_block_k128<WN>(dst, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
+                             smem_u32(smem + s * C::kStageBytes + C::kABytes) + h * WN * 128);
+      };
+      auto release = [&](int gi, int h) {
+        if (h == C::kHalves - 1 && lane == 0) mbar_arrive(&empty[gi % ST]);
+      };
+      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const int n0 = next.n0;
+        const bool more = tile + static_cast<int>(gridDim.x) < tiles;
+        if (more) fetch_ids(tile + gridDim.x, next);
+        const RowInfo ri0 = sc.ri0, ri1 = sc.ri1;
+        const int g0 = g;
 #pragma unroll
-      for (int kb = 2; kb < kMaxKB; ++kb) {
-        if (kb >= KB) break;
-        const float s0 = sc.x0[kb] * sc.w[kb], s1 = sc.x1[kb] * sc.w[kb];
-        k_block(acc, t, s0, s1, s0, s1);
+        for (int h = 0; h < C::kHalves; ++h) {
+          auto wsc = [&](int kb) { return h == 0 ? sc.w[kb] : sc.wh[kb]; };
+          float acc[WN / 2], t[WN / 2];
+          issue_half(acc, g0, h);
+          issue_half(t, g0 + 1, h);
+          wgmma_wait<1>();
+          release(g0, h);
+          fence_operands(acc);
+          scale_rows(acc, sc.x0[0] * wsc(0), sc.x1[0] * wsc(0));
+          wgmma_wait<0>();
+          release(g0 + 1, h);
+          fence_operands(t);
+          promote_rows(acc, t, sc.x0[1] * wsc(1), sc.x1[1] * wsc(1));
+#pragma unroll
+          for (int kb = 2; kb < kMaxKB; ++kb) {
+            if (kb >= KB) break;
+            issue_half(t, g0 + kb, h);
+            wgmma_wait<0>();
+            release(g0 + kb, h);
+            fence_operands(t);
+            promote_rows(acc, t, sc.x0[kb] * wsc(kb), sc.x1[kb] * wsc(kb));
+          }
+          if (h == C::kHalves - 1 && more) fetch_scales(next, sc);  // after the tile's last use of sc
+          store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, n0 + h * WN, smem, tid);
+        }
+        g = g0 + KB;
       }
-      const RowInfo ri0 = sc.ri0, ri1 = sc.ri1;
-      if (more) fetch_scales(next, sc);
-      store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, n0, smem, tid);
+    } else {
+      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const int n0 = next.n0;  // rows n0.. of w2[e], columns n0.. of the output
+        const bool more = tile + static_cast<int>(gridDim.x) < tiles;
+        if (more) fetch_ids(tile + gridDim.x, next);
+        float acc[WN / 2], t[WN / 2];
+        // k-blocks 0 and 1 in flight together, block 0 straight into acc and block 1 into t: acc is
+        // scaled while block 1 runs, then block 1 (and any further block, one at a time) promoted into it.
+        const int g0 = g;
+        issue(acc);
+        issue(t);
+        wgmma_wait<1>();
+        if (lane == 0) mbar_arrive(&empty[g0 % ST]);
+        fence_operands(acc);
+        scale_rows(acc, sc.x0[0] * sc.w[0], sc.x1[0] * sc.w[0]);
+        wgmma_wait<0>();
+        if (lane == 0) mbar_arrive(&empty[(g0 + 1) % ST]);
+        fence_operands(t);
+        promote_rows(acc, t, sc.x0[1] * sc.w[1], sc.x1[1] * sc.w[1]);
+#pragma unroll
+        for (int kb = 2; kb < kMaxKB; ++kb) {
+          if (kb >= KB) break;
+          const float s0 = sc.x0[kb] * sc.w[kb], s1 = sc.x1[kb] * sc.w[kb];
+          k_block(acc, t, s0, s1, s0, s1);
+        }
+        const RowInfo ri0 = sc.ri0, ri1 = sc.ri1;
+        if (more) fetch_scales(next, sc);
+        store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, n0, smem, tid);
+      }
     }
   }
 #endif

@@ -48,6 +48,29 @@ TEST(GpuMoe, StageTwoRefusesAnInterDimItCannotHold) {
   }
 }
 
+// A stage-2 tile covers model_dim in whole tiles: the 256-column tiles refuse a model_dim that is a multiple of 128
+// only, the others take it.
+TEST(GpuMoe, StageTwoRefusesAModelDimItsTileDoesNotDivide) {
+  namespace km = kernels::moe_2stages;
+  int wide = 0;
+  for (const auto& p : km::stage_instances(km::Stage::Two)) {
+    if (p.engine != km::Engine::Wgmma) continue;
+    const char* why = km::why_not(p, 16, 7296, 256, 256, 8);  // 57 * 128
+#if defined(CKTUNE_CUDA)
+    if (p.tile_n == 256) {
+      ++wide;
+      EXPECT_NE(why, nullptr) << p.name;
+    } else {
+      EXPECT_EQ(why, nullptr) << p.name;
+    }
+#else
+    EXPECT_NE(why, nullptr) << p.name;  // HIP: no wgmma
+    wide += p.tile_n == 256;
+#endif
+  }
+  EXPECT_GT(wide, 0) << "no 256-column stage 2 in the table";
+}
+
 TEST(GpuMoe, OneLaunchRefusesWhatItCannotHold) {
   namespace km = kernels::moe_2stages;
   for (const auto& p : km::fused_instances()) {
