@@ -511,6 +511,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         g = g0 + KB;
       }
     } else {
+      // The loop above with one half does the same; this is the form the 128-column rows were measured with (the
+      // loop above with kHalves == 1 has not run on a GPU).
       for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const int n0 = next.n0;  // rows n0.. of w2[e], columns n0.. of the output
         const bool more = tile + static_cast<int>(gridDim.x) < tiles;
