@@ -3,9 +3,8 @@
 // routing, every token on one expert, every pair on one expert, a few experts only, and expert-parallel
 // masks; twice on the same buffers (repeatability, with a dirtied workspace in between); the zeroing of
 // zero_out done by the same launches (every byte zero, the guard bytes after it untouched; on the first of the
-// two runs). Prints the
-// first mismatch (index, GPU and reference values, decoded) and a small timing table (informative, no
-// timed assertion). Skips without a GPU. Run: cktune_gpu_tests --gtest_filter='GpuMoeSorting.*'
+// two runs). Prints the first mismatch (index, GPU and reference values, decoded) and a small timing table
+// (informative, no timed assertion). Skips without a GPU. Run: cktune_gpu_tests --gtest_filter='GpuMoeSorting.*'
 #include <gtest/gtest.h>
 
 #if defined(CKTUNE_WITH_GPU)  // the kernels exist only in GPU builds
