@@ -241,22 +241,21 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
   // memory, the wgmma stage keeps its first two k-blocks in flight and its scales in registers.
   if (p.stage == Stage::Two && (inter_dim / 128 < 2 || inter_dim / 128 > 4))
     return "stage 2 takes K = inter_dim whole: 256..512 only";
+  // Whole tiles and K slices, both engines.
+  if (p.stage == Stage::One && inter_dim % (p.tile_n / 2) != 0)
+    return "inter_dim is not a multiple of the tile's gate rows";
+  if (p.stage == Stage::Two && model_dim % p.tile_n != 0) return "model_dim is not a multiple of the tile";
+  if (p.split_k > model_dim / 128) return "more K slices than 128-K blocks";
   if (p.engine == Engine::Wgmma) {
     if (sm != 90) return "needs Hopper's wgmma and TMA (sm_90a)";
     if (static_cast<long long>(experts) * 2 * inter_dim >= (1ll << 31) || static_cast<long long>(experts) * model_dim >= (1ll << 31))
       return "expert weight rows exceed the tensor map's 32-bit coordinates";
-    if (p.split_k > model_dim / 128) return "more K slices than 128-K blocks";
-    if (p.stage == Stage::Two && model_dim % p.tile_n != 0) return "model_dim is not a multiple of the tile";
     return nullptr;
   }
-  if (p.stage == Stage::One) {
-    if (inter_dim % (p.tile_n / 2) != 0) return "inter_dim is not a multiple of the tile's gate rows";
-    if (p.split_k > 1 && sm < 90) return "split-K reduces through a thread-block cluster (sm_90 or newer)";
-    if (p.split_k > model_dim / 128) return "more K slices than 128-K blocks";
-  } else {
-    if (p.accumulate && sm < 90) return "adding into the output uses 16-byte bf16 atomic adds (sm_90 or newer)";
-    if (model_dim % p.tile_n != 0) return "model_dim is not a multiple of the tile";
-  }
+  if (p.stage == Stage::One && p.split_k > 1 && sm < 90)
+    return "split-K reduces through a thread-block cluster (sm_90 or newer)";
+  if (p.stage == Stage::Two && p.accumulate && sm < 90)
+    return "adding into the output uses 16-byte bf16 atomic adds (sm_90 or newer)";
   return nullptr;
 #endif
 }
