@@ -67,14 +67,14 @@ gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stre
 }
 
 // wgmma stages: the weights of every expert as one 2-D map, boxes of 64 rows (stage 1: a gate half and
-// an up half of the tile) or 128 (stage 2).
+// an up half of a warpgroup's 128 rows) or of the tile's rows (stage 2: 128 or 256).
 template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1>
 gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
   auto kernel = detail::wg_stage_kernel<C, kS1, kStaged, kAcc, kSplit>;
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mw;
-  const bool made = kS1 ? gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kTN / 2)
+  const bool made = kS1 ? gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kWN / 2)
                         : gpu::tma::make_kmajor_map(&mw, a.w2q, a.experts * a.model_dim, a.inter_dim, C::kTN);
   if (!made) return gpu::kErrorInvalidValue;
   // Persistent: at most kMinBlocks CTAs an SM, each taking every grid-th tile.
@@ -129,6 +129,11 @@ using Entry = TableEntry<StageParams, LaunchFn>;
 #define CKTUNE_WG1P(BM, ST)                                                                                       \
   Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, false, false, 0, true}, \
         &launch_wg<detail::WgCfg<BM, ST, true>, true, false>}
+// wgmma stage 1 on 256 weight rows, two consumer warpgroups side by side sharing the block's gathered rows (`_n256`;
+// block_m 64, one CTA an SM).
+#define CKTUNE_WG1C(BM, ST)                                                                                   \
+  Entry{StageParams{0, nullptr, Stage::One, BM, 256, ((BM) / 64 * 2 + 1) * 4, ST, 1, Engine::Wgmma, false},   \
+        &launch_wg<detail::WgCfg<BM, ST, false, 256, 2>, true, false>}
 // wgmma stage 1 split along K over a cluster of S CTAs (decode; block_m 64).
 #define CKTUNE_WG1S(BM, ST, S)                                                                          \
   Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, S, Engine::Wgmma, false},  \
@@ -168,6 +173,10 @@ const std::array kStage1 = {
     // not fit the 208 registers of two CTAs an SM: ptxas spills; 512 tokens 444.6 against 383.9 us) and block_m 128
     // with 4 stages (never the fastest; docs/perf.md, 2026-11-29).
     CKTUNE_WG1P(128, 6),
+    // 256 weight rows a tile, block_m 64 (2026-11-29; appended): the block's gathered rows cross L2 once for 128 output
+    // columns instead of once for 64, where ncu had stage 1 77% L2-bound at 4096 DeepSeek-V3 tokens. H200, DeepSeek-V3
+    // TP8, best pipeline 4096 tokens 770.5-771.2 against 784.3-799.4 us without it (docs/perf.md, 2026-11-29 14:33).
+    CKTUNE_WG1C(64, 4),
 };
 const std::array kStage2 = {
     CKTUNE_S2(64, 16, 2, 1),   CKTUNE_S2(128, 16, 4, 1),  CKTUNE_S2(64, 32, 2, 1), CKTUNE_S2(128, 32, 4, 1),
@@ -192,6 +201,7 @@ const std::array kStage2 = {
 #undef CKTUNE_WG1
 #undef CKTUNE_WG1S
 #undef CKTUNE_WG1P
+#undef CKTUNE_WG1C
 #undef CKTUNE_WG2
 #undef CKTUNE_WG2A
 #undef CKTUNE_WG2W

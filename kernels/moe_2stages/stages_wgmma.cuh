@@ -33,17 +33,22 @@ namespace cktune::kernels::moe_2stages::detail {
 // run block i+1 while the CUDA cores promote block i, as the GEMM's `wgmmap2` does.
 // TNT (stage 2): output columns of a tile, 128 or 256. A 256-column tile is two halves of 128 that share the stage's
 // gathered rows: each warpgroup runs the halves one after the other on the same accumulator registers.
-template <int BM, int ST, bool P2 = false, int TNT = 128>
+// CG (stage 1): column warpgroups. With CG = 2 a tile is 256 weight rows (two gate halves and their up halves) and
+// its block's gathered rows feed two consumer warpgroups side by side, one a 128-row half: the rows cross L2 once
+// for 128 output columns instead of once for 64 (block_m 64 only: one CTA an SM).
+template <int BM, int ST, bool P2 = false, int TNT = 128, int CG = 1>
 struct WgCfg {
   static constexpr int kBM = BM, kTN = TNT, kStages = ST;
   static constexpr int kWN = 128;             // columns a warpgroup's wgmma covers
-  static constexpr int kHalves = TNT / kWN;   // of a tile, one after the other
+  static constexpr int kColGroups = CG;       // warpgroups side by side along the tile's columns
+  static constexpr int kHalves = TNT / (kWN * CG);  // of a tile, one after the other
   static constexpr bool kPairs = P2;
-  static constexpr int kConsumers = BM / 64;
+  static constexpr int kRowGroups = BM / 64;
+  static constexpr int kConsumers = kRowGroups * CG;
   static constexpr int kThreads = (kConsumers + 1) * 128;
-  static constexpr int kMinBlocks = BM == 64 ? 2 : 1;
+  static constexpr int kMinBlocks = kConsumers == 1 ? 2 : 1;
   static constexpr int kProducerRegs = 40;
-  static constexpr int kConsumerRegs = BM == 64 ? 208 : 232;  // (consumers*R + 40) * 128 * kMinBlocks <= 65536
+  static constexpr int kConsumerRegs = kMinBlocks == 2 ? 208 : 232;  // (consumers*R + 40) * 128 * kMinBlocks <= 65536
   static constexpr int kABytes = BM * 128, kBBytes = kTN * 128;
   static constexpr int kStageBytes = kABytes + kBBytes;
   // Per consumer warp (staged stores only), 8 output rows of the tile (bf16, at most 128 columns; 16-byte pieces swizzled by
@@ -54,6 +59,7 @@ struct WgCfg {
   static constexpr int kSmem = kBarOfs + 2 * ST * 8 + 1024;  // + slack for the 1024-byte alignment
   static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
   static_assert(TNT == 128 || TNT == 256, "one or two halves of 128 columns");
+  static_assert(CG == 1 || (CG == 2 && BM == 64 && TNT == 256 && !P2), "column warpgroups: block_m 64, one partial each");
   static_assert(kStageBytes % 1024 == 0, "stages keep the 1024-byte alignment of the swizzle");
   static_assert(kSmem * kMinBlocks <= 227 * 1024, "shared memory per SM");
 };
@@ -208,7 +214,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace cktune::gpu::sm90;
   constexpr int BM = C::kBM, TN = C::kTN, HN = TN / 2, ST = C::kStages;
-  constexpr int WN = C::kWN;  // columns of a warpgroup's accumulator: TN, or half of it (two-half stage 2)
+  constexpr int WN = C::kWN;  // columns of a warpgroup's accumulator: TN, or half of it (two-half stage 2, CG = 2)
+  constexpr int WH = WN / 2;  // stage 1: a warpgroup's gate columns (its up partners follow)
   static_assert(!kS1 || C::kHalves == 1, "stage 1 tiles are one 128-row wgmma wide");
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = align_smem<1024>(smem_raw);
@@ -265,8 +272,12 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       const uint32_t dst = smem_u32(smem + s * C::kStageBytes + C::kABytes);
       mbar_expect_tx(&full[s], C::kBBytes);
       if constexpr (kS1) {
-        tma_load_2d(dst, &tmap_w, &full[s], kb * 128, e * 2 * I + n0);
-        tma_load_2d(dst + HN * 128, &tmap_w, &full[s], kb * 128, e * 2 * I + I + n0);
+        // Per column warpgroup c: its WH gate rows, then their WH up partners (boxes of WH rows).
+#pragma unroll
+        for (int c = 0; c < C::kColGroups; ++c) {
+          tma_load_2d(dst + c * WN * 128, &tmap_w, &full[s], kb * 128, e * 2 * I + n0 + c * WH);
+          tma_load_2d(dst + (c * WN + WH) * 128, &tmap_w, &full[s], kb * 128, e * 2 * I + I + n0 + c * WH);
+        }
       } else {
         tma_load_2d(dst, &tmap_w, &full[s], kb * 128, e * D + n0);
       }
@@ -325,15 +336,16 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 
   const int lane = tid & 31;
   const int wid = (tid % 128) / 32;
-  const int lr0 = wg * 64 + wid * 16 + (lane >> 2), lr1 = lr0 + 8;  // this thread's two rows of a tile
+  const int rg = wg % C::kRowGroups, cg = wg / C::kRowGroups;  // this warpgroup's 64-row band and column group
+  const int lr0 = rg * 64 + wid * 16 + (lane >> 2), lr1 = lr0 + 8;  // this thread's two rows of a tile
   int g = 0;
   // Wait for the next k-block's stage and issue its wgmma into dst (a fresh partial), not waited for.
   auto issue = [&](float(&dst)[WN / 2]) {
     const int s = g % ST;
     mbar_wait(&full[s], (g / ST) & 1);
     fence_proxy_async_smem();  // the gathered rows were written by cp.async (generic proxy); wgmma reads async
-    wgmma_block_k128<WN>(dst, smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128,
-                         smem_u32(smem + s * C::kStageBytes + C::kABytes));
+    wgmma_block_k128<WN>(dst, smem_u32(smem + s * C::kStageBytes) + rg * 64 * 128,
+                         smem_u32(smem + s * C::kStageBytes + C::kABytes) + cg * WN * 128);
     ++g;
   };
   // One 128-K block: issue it, wait for it, hand the stage back, promote with the scales (s: the gate
@@ -344,8 +356,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     wgmma_wait<0>();
     if (lane == 0) mbar_arrive(&empty[s]);
     fence_operands(t);
-    // Stage 1: column groups j < HN/8 are gate columns, the rest their up partners (their own scales).
-    promote_rows_split(acc, t, kS1 ? HN / 8 : WN / 8, s0, s1, u0, u1);
+    // Stage 1: column groups j < WH/8 are gate columns, the rest their up partners (their own scales).
+    promote_rows_split(acc, t, kS1 ? WH / 8 : WN / 8, s0, s1, u0, u1);
   };
 
   if constexpr (kS1) {
@@ -353,39 +365,39 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       const TileAt at = tile_at(tile);
       const int block = at.block;
       const int e = __ldg(a.sorted_expert_ids + block);
-      // Gate rows n0.. and up rows I + n0.. of w1[e], columns n0.. of a.
-      const int n0 = at.col * HN;
+      // Gate rows n0.. and up rows I + n0.. of w1[e], columns n0.. of a: the tile's; this warpgroup's from nc.
+      const int n0 = at.col * HN, nc = n0 + cg * WH;
       const RowInfo ri0 = row_info(a, block * BM + lr0), ri1 = row_info(a, block * BM + lr1);
       const bool ok0 = ri0.token >= 0, ok1 = ri1.token >= 0;
       // Activation scales of the thread's two rows; the gate half's and the up half's weight scales.
       const float* xs0 = a.x_scale + static_cast<size_t>(ok0 ? ri0.token : 0) * KB;
       const float* xs1 = a.x_scale + static_cast<size_t>(ok1 ? ri1.token : 0) * KB;
-      const float* wsg = a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + n0 / 128) * KB;
-      const float* wsu = a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + (I + n0) / 128) * KB;
+      const float* wsg = a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + nc / 128) * KB;
+      const float* wsu = a.w1_scale + (static_cast<size_t>(e) * (2 * I / 128) + (I + nc) / 128) * KB;
       // k-block kb's four promotion scales: gate half row 0, row 1, then up half row 0, row 1.
       auto scales = [&](int kb, float (&sc)[4]) {
         const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
         const float wg_s = __ldg(wsg + kb), wu_s = __ldg(wsu + kb);
         sc[0] = x0 * wg_s, sc[1] = x1 * wg_s, sc[2] = x0 * wu_s, sc[3] = x1 * wu_s;
       };
-      float acc[TN / 2], t[TN / 2];
+      float acc[WN / 2], t[WN / 2];
 #pragma unroll
-      for (int i = 0; i < TN / 2; ++i) acc[i] = 0.f;
+      for (int i = 0; i < WN / 2; ++i) acc[i] = 0.f;
       if constexpr (C::kPairs) {
         // Block i's scales are loaded when it is issued (slot: which partial it went to), used when it retires.
         float sc[2][4];
-        float t2[TN / 2];
+        float t2[WN / 2];
         const int g0 = g;
         wgmma_in_turns(
             kb1 - kb0, t, t2,
-            [&](int i, float(&dst)[TN / 2], int slot) {
+            [&](int i, float(&dst)[WN / 2], int slot) {
               scales(kb0 + i, sc[slot]);
               issue(dst);
             },
-            [&](int i, float(&src)[TN / 2], int slot) {
+            [&](int i, float(&src)[WN / 2], int slot) {
               if (lane == 0) mbar_arrive(&empty[(g0 + i) % ST]);
               fence_operands(src);
-              promote_rows_split(acc, src, HN / 8, sc[slot][0], sc[slot][1], sc[slot][2], sc[slot][3]);
+              promote_rows_split(acc, src, WH / 8, sc[slot][0], sc[slot][1], sc[slot][2], sc[slot][3]);
             });
       } else {
         for (int kb = kb0; kb < kb1; ++kb) {
@@ -397,7 +409,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       if constexpr (kSplit > 1)
         split_reduce_store<C, kSplit>(a, acc, ri0, ri1, n0, smem, tid, rank);
       else
-        store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, n0, smem, tid);
+        store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, nc, smem, tid);
     }
   } else {
     // Stage 2 has 2..4 k-blocks a tile, so a tile that began with its chain of dependent loads (sorted

@@ -8,7 +8,10 @@ import sys
 
 path = sys.argv[1]
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 30
-rows = list(csv.DictReader(open(path, newline="")))
+lines = open(path, newline="").read().splitlines()
+# ncu 2025.3 writes a "Kernel Name" line before the header: start at the header (the line naming "Address").
+start = next((i for i, l in enumerate(lines) if l.startswith('"Address"') or l.startswith('"# Address"')), 0)
+rows = list(csv.DictReader(lines[start:]))
 if not rows:
     sys.exit(f"{path}: no rows (see the .err beside it)")
 
