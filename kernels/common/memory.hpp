@@ -39,6 +39,19 @@ __device__ __forceinline__ uint4 load_stream_16(const void* p) {
 #endif
 }
 
+// A read-only float loaded where the call stands. The asm is volatile, so the compiler keeps the load ahead of the
+// waits written after it (an ordinary read-only load may be sunk to its first use, past them), and the value has the
+// time until that use to arrive.
+__device__ __forceinline__ float load_early(const float* p) {
+#if defined(CKTUNE_CUDA)
+  float v;
+  asm volatile("ld.global.nc.f32 %0, [%1];\n" : "=f"(v) : "l"(p));
+  return v;
+#else
+  return *p;
+#endif
+}
+
 // Asks for the 128-byte lines of floats [p, p + n) in the last-level cache, one line a lane of the calling
 // warp (lane = 0..31): for small operands a kernel reads only in its epilogue (per-token scales), so that
 // their first touch, a DRAM miss when the inputs are cold, is off the epilogue's critical path. A hint: no
