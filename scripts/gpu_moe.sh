@@ -44,6 +44,9 @@ for model in "${models[@]}"; do
   [ -f "$grid" ] || { echo "no grid $grid" | tee -a "$summary"; continue; }
   tag=${model}_$routing
   step "tune $model ($routing routing)"
+  # The whole tune is what is timed: a table an earlier run left in $final would be resumed (tune skips the keys
+  # it holds) and the wall time would not be the grid's.
+  rm -rf "$final/tuned_fmoe_$tag.csv" "$final/tuned_fmoe_$tag.csv".* "$final/profile_$tag.csv"
   t0=$(date +%s.%N)
   timeout "${TUNE_TIMEOUT:-420}" "$bin" tune -i "$grid" --family moe_2stages -o "$final/tuned_fmoe_$tag.csv" \
     -o2 "$final/profile_$tag.csv" --device "${DEVICE:-gpu}" --no-progress "${routing_flag[@]}" \
