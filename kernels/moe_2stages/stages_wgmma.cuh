@@ -378,45 +378,47 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       float acc[WN / 2], t[WN / 2];
 #pragma unroll
       for (int i = 0; i < WN / 2; ++i) acc[i] = 0.f;
+      // k-block kb's four scales (row 0's and row 1's activation scale, the gate and the up weight scale),
+      // requested with load_early so that they stay ahead of the waits written after them: ordinary read-only
+      // loads were sunk past the stage's wait, and ncu of 2026-11-29 put 5.7% of stage 1's stall samples (4096
+      // DeepSeek-V3 tokens) on the promotion waiting for them. A padding row's pointer is token 0's row: a valid
+      // address, its value unused.
+      auto raw = [&](int kb, float (&r)[4]) {
+        r[0] = gpu::load_early(xs0 + kb), r[1] = gpu::load_early(xs1 + kb);
+        r[2] = gpu::load_early(wsg + kb), r[3] = gpu::load_early(wsu + kb);
+      };
+      // Their promotion scales: gate half row 0, row 1, then up half row 0, row 1.
+      auto products = [&](const float (&r)[4], float (&sc)[4]) {
+        const float x0 = ok0 ? r[0] : 0.f, x1 = ok1 ? r[1] : 0.f;
+        sc[0] = x0 * r[2], sc[1] = x1 * r[2], sc[2] = x0 * r[3], sc[3] = x1 * r[3];
+      };
       if constexpr (C::kPairs) {
         // Block i's scales are loaded when it is issued (slot: which partial it went to), used when it retires.
-        // k-block kb's four promotion scales: gate half row 0, row 1, then up half row 0, row 1.
-        auto scales = [&](int kb, float (&sc)[4]) {
-          const float x0 = ok0 ? __ldg(xs0 + kb) : 0.f, x1 = ok1 ? __ldg(xs1 + kb) : 0.f;
-          const float wg_s = __ldg(wsg + kb), wu_s = __ldg(wsu + kb);
-          sc[0] = x0 * wg_s, sc[1] = x1 * wg_s, sc[2] = x0 * wu_s, sc[3] = x1 * wu_s;
-        };
-        float sc[2][4];
+        float r[2][4];
         float t2[WN / 2];
         const int g0 = g;
         wgmma_in_turns(
             kb1 - kb0, t, t2,
             [&](int i, float(&dst)[WN / 2], int slot) {
-              scales(kb0 + i, sc[slot]);
+              raw(kb0 + i, r[slot]);
               issue(dst);
             },
             [&](int i, float(&src)[WN / 2], int slot) {
               if (lane == 0) mbar_arrive(&empty[(g0 + i) % ST]);
               fence_operands(src);
-              promote_rows_split(acc, src, WH / 8, sc[slot][0], sc[slot][1], sc[slot][2], sc[slot][3]);
+              float sc[4];
+              products(r[slot], sc);
+              promote_rows_split(acc, src, WH / 8, sc[0], sc[1], sc[2], sc[3]);
             });
       } else {
-        // k-block kb+1's four scales (row 0, row 1, gate, up) are requested before kb's wait and multiplied when
-        // kb+1 is issued, a k-block later, so the promotion does not wait on loads issued just before it. ncu of
-        // 2026-11-29 put 5.7% of stage 1's stall samples (4096 DeepSeek-V3 tokens) on them: ordinary read-only
-        // loads written here were sunk past the stage's wait. A padding row's pointer is token 0's row: a valid
-        // address, its value unused.
-        auto raw = [&](int kb, float (&r)[4]) {
-          r[0] = gpu::load_early(xs0 + kb), r[1] = gpu::load_early(xs1 + kb);
-          r[2] = gpu::load_early(wsg + kb), r[3] = gpu::load_early(wsu + kb);
-        };
+        // k-block kb+1's scales are requested before kb's wait and multiplied when kb+1 is issued, a k-block later.
         float r[4];
         raw(kb0, r);
         for (int kb = kb0; kb < kb1; ++kb) {
-          float nx[4];
+          float nx[4], sc[4];
           raw(kb + 1 < kb1 ? kb + 1 : kb, nx);
-          const float x0 = ok0 ? r[0] : 0.f, x1 = ok1 ? r[1] : 0.f;
-          k_block(acc, t, x0 * r[2], x1 * r[2], x0 * r[3], x1 * r[3]);
+          products(r, sc);
+          k_block(acc, t, sc[0], sc[1], sc[2], sc[3]);
 #pragma unroll
           for (int i = 0; i < 4; ++i) r[i] = nx[i];
         }
