@@ -152,6 +152,11 @@ using Entry = TableEntry<StageParams, LaunchFn>;
   Entry{StageParams{0, nullptr, Stage::Two, BM, 256, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, SO, true, G},  \
         &launch_wg<detail::WgCfg<BM, ST, false, 256>, false, SO, true>}
 
+// The same on block_m 64 with two consumer warpgroups side by side, 128 of the tile's 256 columns each (one CTA an SM).
+#define CKTUNE_WG2C(BM, ST, SO, G)                                                                            \
+  Entry{StageParams{0, nullptr, Stage::Two, BM, 256, ((BM) / 64 * 2 + 1) * 4, ST, 1, Engine::Wgmma, SO, true, G}, \
+        &launch_wg<detail::WgCfg<BM, ST, false, 256, 2>, false, SO, true>}
+
 // Decode blocks (16, 32 rows) stream weights: small CTAs, split-K for the few-experts case.
 // Prefill blocks (64, 128 rows) reuse each weight tile over many rows.
 const std::array kStage1 = {
@@ -194,6 +199,10 @@ const std::array kStage2 = {
     // 75-85% L2-bound in prefill. H200, DeepSeek-V3 TP8, best pipeline with one against one without: 2048 tokens
     // 0.972-0.973, 4096 0.980-0.984, 8192 0.948-0.955, 16384 0.983-0.984 (docs/perf.md, 2026-11-29 11:40).
     CKTUNE_WG2W(128, 4, true, 1), CKTUNE_WG2W(128, 4, true, 4),
+    // 256-column tiles on block_m 64: the two column warpgroups of stage 1's `_n256` rows. H200, DeepSeek-V3 TP8, best
+    // pipeline with one against the best block_m 64 one without: 4096 tokens 0.960-0.974, 8192 0.934-0.959, 512-2048
+    // 0.990-1.001 (docs/perf.md, 2026-11-29 16:27).
+    CKTUNE_WG2C(64, 4, true, 1), CKTUNE_WG2C(64, 4, true, 4),
 };
 #undef CKTUNE_S1
 #undef CKTUNE_S2
@@ -205,6 +214,7 @@ const std::array kStage2 = {
 #undef CKTUNE_WG2
 #undef CKTUNE_WG2A
 #undef CKTUNE_WG2W
+#undef CKTUNE_WG2C
 
 std::string stage1_name(const StageParams& s) {
   return s.engine == Engine::Wgmma

@@ -34,9 +34,10 @@ namespace cktune::kernels::moe_2stages::detail {
 // run block i+1 while the CUDA cores promote block i, as the GEMM's `wgmmap2` does.
 // TNT (stage 2): output columns of a tile, 128 or 256. A 256-column tile is two halves of 128 that share the stage's
 // gathered rows: each warpgroup runs the halves one after the other on the same accumulator registers.
-// CG (stage 1): column warpgroups. With CG = 2 a tile is 256 weight rows (two gate halves and their up halves) and
-// its block's gathered rows feed two consumer warpgroups side by side, one a 128-row half: the rows cross L2 once
-// for 128 output columns instead of once for 64 (block_m 64 only: one CTA an SM).
+// CG: column warpgroups. With CG = 2 a tile is 256 weight rows and its block's gathered rows feed two consumer
+// warpgroups side by side, one a 128-row half (block_m 64 only: one CTA an SM). Stage 1: two gate halves and their up
+// halves, so the rows cross L2 once for 128 output columns instead of once for 64. Stage 2: 256 output columns, once
+// for 256 instead of 128.
 template <int BM, int ST, bool P2 = false, int TNT = 128, int CG = 1>
 struct WgCfg {
   static constexpr int kBM = BM, kTN = TNT, kStages = ST;
@@ -475,7 +476,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       sc.ri1.weight = n.w1;
       const float* xs0 = a.a_scale + (static_cast<size_t>(ok0 ? sc.ri0.token : 0) * a.topk + sc.ri0.slot) * KB;
       const float* xs1 = a.a_scale + (static_cast<size_t>(ok1 ? sc.ri1.token : 0) * a.topk + sc.ri1.slot) * KB;
-      const float* ws = a.w2_scale + (static_cast<size_t>(n.e) * (D / 128) + n.n0 / 128) * KB;
+      // This warpgroup's 128 columns: from n0, or (two column warpgroups) the second 128 of the tile's 256.
+      const float* ws = a.w2_scale + (static_cast<size_t>(n.e) * (D / 128) + (n.n0 + cg * WN) / 128) * KB;
 #pragma unroll
       for (int kb = 0; kb < kMaxKB; ++kb) {
         if (kb >= KB) break;
@@ -543,7 +545,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       // The loop above with one half does the same; this is the form the 128-column rows were measured with (the
       // loop above with kHalves == 1 has not run on a GPU).
       for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const int n0 = next.n0;  // rows n0.. of w2[e], columns n0.. of the output
+        const int n0 = next.n0 + cg * WN;  // rows n0.. of w2[e], columns n0.. of the output (this warpgroup's)
         const bool more = tile + static_cast<int>(gridDim.x) < tiles;
         if (more) fetch_ids(tile + gridDim.x, next);
         float acc[WN / 2], t[WN / 2];
