@@ -94,8 +94,9 @@ void register_tune(CLI::App& app) {
       if (s.speedup_shapes > 0)
         fmt::print("speed-up over the untuned default (as measured while tuning): {:.2f}x geometric mean over {} shape(s)\n",
                    s.speedup_vs_default, s.speedup_shapes);
-      fmt::print("{} candidate results in {:.1f} s (first result after {:.2f} s); table: {}\n", s.candidates,
-                 s.seconds, s.first_timing_s, o.output);
+      fmt::print("{} candidate results in {:.1f} s ({}); table: {}\n", s.candidates, s.seconds,
+                 s.first_timing_s >= 0 ? fmt::format("first result after {:.2f} s", s.first_timing_s) : "no result",
+                 o.output);
       if (!s.phases_s.empty()) {
         std::string line;
         for (const auto& [phase, sec] : s.phases_s) line += fmt::format("{}{} {:.1f} s", line.empty() ? "" : ", ", phase, sec);

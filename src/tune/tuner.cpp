@@ -145,11 +145,32 @@ std::vector<InstanceDesc> select_candidates(const TuneOptions& o, BackendKind ba
   return filter_candidates(list_instances(backend, family, o.include_test_instances), o);
 }
 
+// Per verdict, how many candidates and the reason most of them gave (a shape every kernel refuses says why, e.g.
+// "16 not_supported: K is not a multiple of 128: ..."), verdicts apart by "; ".
 std::string describe_failures(const std::vector<CandidateResult>& results) {
-  std::map<std::string, int> by;
-  for (const auto& r : results) ++by[std::string(to_string(r.verdict))];
+  struct Tally {
+    int n = 0;
+    std::map<std::string, int> reasons;
+  };
+  std::map<std::string, Tally> by;
+  for (const auto& r : results) {
+    Tally& t = by[std::string(to_string(r.verdict))];
+    ++t.n;
+    if (!r.reason.empty()) ++t.reasons[r.reason];
+  }
   std::string s;
-  for (const auto& [v, n] : by) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", n, v);
+  for (const auto& [v, t] : by) {
+    s += fmt::format("{}{} {}", s.empty() ? "" : "; ", t.n, v);
+    if (t.reasons.empty()) continue;
+    // The most common reason; among equals the first in order, so the text is the same from run to run.
+    auto top = t.reasons.begin();
+    for (auto it = t.reasons.begin(); it != t.reasons.end(); ++it)
+      if (it->second > top->second) top = it;
+    s += fmt::format(": {}", top->first);
+    if (t.reasons.size() > 1)
+      s += fmt::format(" ({} of them; {} other reason{})", top->second, t.reasons.size() - 1,
+                       t.reasons.size() > 2 ? "s" : "");
+  }
   return s.empty() ? "no candidate could run" : s;
 }
 

@@ -90,6 +90,20 @@ rc=0
   --inject-fault crash@cpu_bs_naive_t1 >m1.out 2>m1.err || rc=$?
 [ "$rc" -eq 1 ] || fail "keys left without a row: exit $rc, want 1"
 grep -q "missing: M=4,N=128,K=256" m1.out || fail "missing keys are not named: $(cat m1.out)"
+# A shape every candidate refuses says why, not only how many refused, and a run without results says so.
+printf 'M,N,K\n1,128,200\n' >k200.csv
+rc=0
+"$BIN" tune -i k200.csv --family a8w8_blockscale -o k200t.csv "${ARGS[@]}" >k1.out 2>k1.err || rc=$?
+[ "$rc" -eq 1 ] || fail "K = 200: exit $rc, want 1"
+grep -q "missing: M=1,N=128,K=200: no candidate passed ([0-9]* not_supported: .*not a multiple of 128" k1.out ||
+  fail "K = 200: the refusal's reason is not named: $(grep missing k1.out)"
+printf 'token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,doweight_stage1\n' >topk.csv
+printf '8,256,128,8,9,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,torch.float8_e4m3fn,QuantType.per_1x128,1,0\n' >>topk.csv
+rc=0
+"$BIN" tune -i topk.csv --family moe_2stages -o topkt.csv "${ARGS[@]}" >t1.out 2>t1.err || rc=$?
+[ "$rc" -eq 1 ] || fail "topk > experts: exit $rc, want 1"
+grep -q "0 candidate results in .* s (no result)" t1.out || fail "no result: $(grep 'candidate results' t1.out)"
+grep -q "topk 9 exceeds the number of experts 8" t1.out || fail "topk > experts: $(grep missing t1.out)"
 
 # --- same --seed, same inputs ---------------------------------------------------------------------------
 # The planted wrong candidates have input-dependent errRatio values: equal across runs only when the
