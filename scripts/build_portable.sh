@@ -37,6 +37,17 @@ done
 mkdir -p "$root/.carryz"
 for exe in cktune cktune_gpu_tests; do xz -T2 -3 -c "$root/.carry/$exe" > "$root/.carryz/$exe.xz"; done
 echo "build_portable: .carryz/ $(du -sh "$root/.carryz" | cut -f1) (carry .carryz; run scripts/unpack_carry.sh there first)"
+# A call carries the working tree (tracked and untracked, not ignored) with .carryz: warn before the device tool refuses it.
+tree=$(cd "$root" && git ls-files -z --cached --others --exclude-standard | xargs -0 stat -c %s 2>/dev/null |
+  awk '{s += $1} END {print s + 0}')
+carry=$(du -sb "$root/.carryz" | cut -f1)
+limit=$((64 * 1024 * 1024))
+if [ $((tree + carry)) -gt $limit ]; then
+  echo "build_portable: the tree ($((tree / 1048576)) MiB) and .carryz ($((carry / 1048576)) MiB) are over the 64 MiB" \
+    "a device call carries by $(((tree + carry - limit) / 1048576 + 1)) MiB; move the largest data files aside for the call:" >&2
+  (cd "$root" && git ls-files -z --cached --others --exclude-standard docs/perf/data | xargs -0 ls -S 2>/dev/null |
+    head -5 | sed 's/^/  /') >&2
+fi
 end=$(date +%s)
 echo "build_portable: done in $((end - start)) s; run on the GPU machine: scripts/unpack_carry.sh; .carry/cktune discover"
 exit $status
