@@ -121,19 +121,15 @@ using Entry = TableEntry<StageParams, LaunchFn>;
 #define CKTUNE_S2A(TN, BM, WN, WM)                                                                           \
   Entry{StageParams{0, nullptr, Stage::Two, BM, TN, (WN) * (WM), 1, 1, Engine::WarpMma, false, true},        \
         &launch_stage2<detail::Cfg<TN, BM, WN, WM, 1>, true>}
-// wgmma stage 1: 64 gate + 64 up rows, block_m rows, ST stages.
-#define CKTUNE_WG1(BM, ST)                                                                              \
-  Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, false},  \
-        &launch_wg<detail::WgCfg<BM, ST>, true, false>}
+// wgmma stage 1: 64 gate + 64 up rows, block_m rows, ST stages; with CG = 2, 256 weight rows a tile, two consumer
+// warpgroups side by side sharing the block's gathered rows (`_n256`; block_m 64, one CTA an SM).
+#define CKTUNE_WG1(BM, ST, CG)                                                                                   \
+  Entry{StageParams{0, nullptr, Stage::One, BM, 128 * (CG), ((BM) / 64 * (CG) + 1) * 4, ST, 1, Engine::Wgmma, false}, \
+        &launch_wg<detail::WgCfg<BM, ST, false, 128 * (CG), CG>, true, false>}
 // The same with k-blocks through two partial tiles that take turns (`_p2`).
 #define CKTUNE_WG1P(BM, ST)                                                                                       \
   Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, false, false, 0, true}, \
         &launch_wg<detail::WgCfg<BM, ST, true>, true, false>}
-// wgmma stage 1 on 256 weight rows, two consumer warpgroups side by side sharing the block's gathered rows (`_n256`;
-// block_m 64, one CTA an SM).
-#define CKTUNE_WG1C(BM, ST)                                                                                   \
-  Entry{StageParams{0, nullptr, Stage::One, BM, 256, ((BM) / 64 * 2 + 1) * 4, ST, 1, Engine::Wgmma, false},   \
-        &launch_wg<detail::WgCfg<BM, ST, false, 256, 2>, true, false>}
 // wgmma stage 1 split along K over a cluster of S CTAs (decode; block_m 64).
 #define CKTUNE_WG1S(BM, ST, S)                                                                          \
   Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, S, Engine::Wgmma, false},  \
@@ -147,15 +143,11 @@ using Entry = TableEntry<StageParams, LaunchFn>;
   Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, SO, true, G},  \
         &launch_wg<detail::WgCfg<BM, ST>, false, SO, true>}
 
-// The same with tiles of 256 output columns, two halves of 128 sharing each stage's gathered rows (`_n256`).
-#define CKTUNE_WG2W(BM, ST, SO, G)                                                                            \
-  Entry{StageParams{0, nullptr, Stage::Two, BM, 256, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, SO, true, G},  \
-        &launch_wg<detail::WgCfg<BM, ST, false, 256>, false, SO, true>}
-
-// The same on block_m 64 with two consumer warpgroups side by side, 128 of the tile's 256 columns each (one CTA an SM).
-#define CKTUNE_WG2C(BM, ST, SO, G)                                                                            \
-  Entry{StageParams{0, nullptr, Stage::Two, BM, 256, ((BM) / 64 * 2 + 1) * 4, ST, 1, Engine::Wgmma, SO, true, G}, \
-        &launch_wg<detail::WgCfg<BM, ST, false, 256, 2>, false, SO, true>}
+// The same with tiles of 256 output columns (`_n256`): CG = 1, two halves of 128 one after the other sharing each
+// stage's gathered rows; CG = 2 (block_m 64, one CTA an SM), two consumer warpgroups side by side, 128 columns each.
+#define CKTUNE_WG2W(BM, ST, SO, G, CG)                                                                            \
+  Entry{StageParams{0, nullptr, Stage::Two, BM, 256, ((BM) / 64 * (CG) + 1) * 4, ST, 1, Engine::Wgmma, SO, true, G}, \
+        &launch_wg<detail::WgCfg<BM, ST, false, 256, CG>, false, SO, true>}
 
 // Decode blocks (16, 32 rows) stream weights: small CTAs, split-K for the few-experts case.
 // Prefill blocks (64, 128 rows) reuse each weight tile over many rows.
@@ -168,7 +160,7 @@ const std::array kStage1 = {
     CKTUNE_S1(128, 64, 4, 2, 3, 1), CKTUNE_S1(128, 64, 4, 2, 3, 2), CKTUNE_S1(256, 64, 4, 2, 3, 1),
     CKTUNE_S1(256, 64, 4, 2, 3, 2),
     CKTUNE_S1(128, 128, 4, 2, 3, 1), CKTUNE_S1(128, 128, 4, 4, 3, 1),
-    CKTUNE_WG1(64, 4),               CKTUNE_WG1(128, 4),              CKTUNE_WG1(128, 6),
+    CKTUNE_WG1(64, 4, 1),            CKTUNE_WG1(128, 4, 1),           CKTUNE_WG1(128, 6, 1),
     // Split along K for the few-token shapes (2026-11-24; appended so that default_pick keeps its rows).
     // Measured and left out: 8 slices (never won at 1..8 DeepSeek-V3 tokens; 35.8 against 30.8 us at 1 token)
     // and an 8-stage ring, one CTA an SM (2 tokens: 26.3 against 25.1 us for stage 1, no better).
@@ -181,7 +173,7 @@ const std::array kStage1 = {
     // 256 weight rows a tile, block_m 64 (2026-11-29; appended): the block's gathered rows cross L2 once for 128 output
     // columns instead of once for 64, where ncu had stage 1 77% L2-bound at 4096 DeepSeek-V3 tokens. H200, DeepSeek-V3
     // TP8, best pipeline 4096 tokens 770.5-771.2 against 784.3-799.4 us without it (docs/perf.md, 2026-11-29 14:33).
-    CKTUNE_WG1C(64, 4),
+    CKTUNE_WG1(64, 4, 2),
 };
 const std::array kStage2 = {
     CKTUNE_S2(64, 16, 2, 1),   CKTUNE_S2(128, 16, 4, 1),  CKTUNE_S2(64, 32, 2, 1), CKTUNE_S2(128, 32, 4, 1),
@@ -198,11 +190,11 @@ const std::array kStage2 = {
     // 256-column tiles (2026-11-29; appended): the gathered rows cross L2 once for both halves, where ncu had stage 2
     // 75-85% L2-bound in prefill. H200, DeepSeek-V3 TP8, best pipeline with one against one without: 2048 tokens
     // 0.972-0.973, 4096 0.980-0.984, 8192 0.948-0.955, 16384 0.983-0.984 (docs/perf.md, 2026-11-29 11:40).
-    CKTUNE_WG2W(128, 4, true, 1), CKTUNE_WG2W(128, 4, true, 4),
+    CKTUNE_WG2W(128, 4, true, 1, 1), CKTUNE_WG2W(128, 4, true, 4, 1),
     // 256-column tiles on block_m 64: the two column warpgroups of stage 1's `_n256` rows. H200, DeepSeek-V3 TP8, best
     // pipeline with one against the best block_m 64 one without: 4096 tokens 0.960-0.974, 8192 0.934-0.959, 512-2048
     // 0.990-1.001 (docs/perf.md, 2026-11-29 16:27).
-    CKTUNE_WG2C(64, 4, true, 1), CKTUNE_WG2C(64, 4, true, 4),
+    CKTUNE_WG2W(64, 4, true, 1, 2), CKTUNE_WG2W(64, 4, true, 4, 2),
 };
 #undef CKTUNE_S1
 #undef CKTUNE_S2
@@ -210,11 +202,9 @@ const std::array kStage2 = {
 #undef CKTUNE_WG1
 #undef CKTUNE_WG1S
 #undef CKTUNE_WG1P
-#undef CKTUNE_WG1C
 #undef CKTUNE_WG2
 #undef CKTUNE_WG2A
 #undef CKTUNE_WG2W
-#undef CKTUNE_WG2C
 
 std::string stage1_name(const StageParams& s) {
   return s.engine == Engine::Wgmma
