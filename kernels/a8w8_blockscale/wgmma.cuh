@@ -139,27 +139,35 @@ struct Scales {
 // (running across k-blocks, and across tiles in the persistent kernel) holds one 128-K block of X and W.
 template <class C>
 struct ConsumerRing {
-  uint8_t* smem;
-  uint64_t* full;
-  uint64_t* empty;
+  // The ring's and its barriers' shared-memory addresses, converted once: converting the generic pointers again every
+  // k-block cost the MoE stages' consumers a read of the CTA's cluster id and its wait (docs/perf.md, 2026-11-29 18:29).
+  uint32_t smem_at, full_at, empty_at;
   int wg, lane;  // wg: the warpgroup's 64-row band
   uint32_t peer_empty = 0;  // multicast (C::kMulticast): the other CTA's empty[0] as a shared::cluster address
+  __device__ __forceinline__ ConsumerRing(uint8_t* smem, uint64_t* full, uint64_t* empty, int wg_, int lane_,
+                                          uint32_t peer_empty_ = 0)
+      : smem_at(cktune::gpu::sm90::smem_u32(smem)),
+        full_at(cktune::gpu::sm90::smem_u32(full)),
+        empty_at(cktune::gpu::sm90::smem_u32(empty)),
+        wg(wg_),
+        lane(lane_),
+        peer_empty(peer_empty_) {}
   // Stage g is read: one arrival a warp on this CTA's empty barrier and, with multicast, on the other CTA's (its
   // producer writes this CTA's stages too).
   __device__ __forceinline__ void release(int g) const {
     using namespace cktune::gpu::sm90;
     if (lane != 0) return;
     const int s = g % C::kStages;
-    mbar_arrive(&empty[s]);
+    mbar_arrive_at(empty_at + 8 * s);
     if constexpr (C::kMulticast != 0) mbar_arrive_cluster(peer_empty + s * 8);
   }
   // Wait for stage g's tiles and issue its four 32-K wgmma into t (fresh: the first one overwrites).
   __device__ __forceinline__ void issue(int g, float (&t)[C::kBN / 2], int acc_in = 0) const {
     using namespace cktune::gpu::sm90;
     const int s = g % C::kStages;
-    mbar_wait(&full[s], (g / C::kStages) & 1);
-    const uint32_t a = smem_u32(smem + s * C::kStageBytes) + wg * 64 * 128;
-    const uint32_t b = smem_u32(smem + s * C::kStageBytes + C::kABytes);
+    mbar_wait_at(full_at + 8 * s, (g / C::kStages) & 1);
+    const uint32_t a = smem_at + s * C::kStageBytes + wg * 64 * 128;
+    const uint32_t b = smem_at + s * C::kStageBytes + C::kABytes;
     if constexpr (C::kPreshuffledW) {
       // B as [8 K chunks][BN rows][16 bytes]: chunks BN*16 bytes apart, 8-row groups 128; a 32-K step is
       // two chunks.
