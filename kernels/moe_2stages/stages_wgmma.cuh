@@ -419,17 +419,19 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         // Two k-blocks an iteration, their scales in two sets of registers that take turns: with one set, the copy of
         // the next block's scales into it was placed before the wgmma wait and waited there for the load (ncu source
         // counters, 2026-11-29: a tenth of the consumers' samples at 4096 DeepSeek-V3 tokens).
+        // The next k-block with its scales in cur, those of k-block kn requested into nxt.
+        auto step = [&](const float(&cur)[4], float(&nxt)[4], int kn) {
+          float sc[4];
+          raw(kn, nxt);
+          products(cur, sc);
+          k_block(acc, t, sc[0], sc[1], sc[2], sc[3]);
+        };
         float ra[4], rb[4];
         raw(kb0, ra);
         for (int kb = kb0; kb < kb1; kb += 2) {
-          float sc[4];
-          raw(kb + 1 < kb1 ? kb + 1 : kb, rb);
-          products(ra, sc);
-          k_block(acc, t, sc[0], sc[1], sc[2], sc[3]);
+          step(ra, rb, kb + 1 < kb1 ? kb + 1 : kb);
           if (kb + 1 >= kb1) break;
-          raw(kb + 2 < kb1 ? kb + 2 : kb + 1, ra);
-          products(rb, sc);
-          k_block(acc, t, sc[0], sc[1], sc[2], sc[3]);
+          step(rb, ra, kb + 2 < kb1 ? kb + 2 : kb + 1);
         }
       }
       if constexpr (kSplit > 1)
