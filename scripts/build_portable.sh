@@ -38,7 +38,8 @@ mkdir -p "$root/.carryz"
 for exe in cktune cktune_gpu_tests; do xz -T2 -3 -c "$root/.carry/$exe" > "$root/.carryz/$exe.xz"; done
 echo "build_portable: .carryz/ $(du -sh "$root/.carryz" | cut -f1) (carry .carryz; run scripts/unpack_carry.sh there first)"
 # A call carries the working tree (tracked and untracked, not ignored) with .carryz: warn before the device tool refuses it.
-tree=$(cd "$root" && git ls-files -z --cached --others --exclude-standard | xargs -0 stat -c %s 2>/dev/null |
+# (Tracked files moved aside for a call are gone from the tree: stat skips them, and its status must not stop the script.)
+tree=$(cd "$root" && git ls-files -z --cached --others --exclude-standard | { xargs -0 stat -c %s 2>/dev/null || true; } |
   awk '{s += $1} END {print s + 0}')
 carry=$(du -sb "$root/.carryz" | cut -f1)
 limit=$((64 * 1024 * 1024))
