@@ -341,7 +341,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   uint64_t* empty = full + ST;
 
   const int tid = threadIdx.x;
-  const int wg = tid / 128;  // warpgroup; the last one is the producer
+  const int wg = warp_uniform(tid / 128);  // warpgroup; the last one is the producer
   const int m0 = blockIdx.y * BM;
   const int n0 = blockIdx.x * BN;
   const int KB = a.KB;
@@ -497,7 +497,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   int* tail_last = reinterpret_cast<int*>(empty + ST);  // per consumer warpgroup: "this piece finishes its tile"
 
   const int tid = threadIdx.x;
-  const int wg = tid / 128;
+  const int wg = warp_uniform(tid / 128);
   const int KB = a.KB;
   const int tiles_m = (a.M + BM - 1) / BM;
   const int tiles_n = (a.N + BN - 1) / BN;

@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   uint64_t* empty = full + ST;
 
   const int tid = threadIdx.x;
-  const int wg = tid / 128;  // the last warpgroup is the producer
+  const int wg = warp_uniform(tid / 128);  // the last warpgroup is the producer
   const int n0 = blockIdx.x * BW;
   const int m0 = blockIdx.y * BT;
   const int KB = a.KB;

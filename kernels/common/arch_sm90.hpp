@@ -286,6 +286,12 @@ __device__ __forceinline__ int ld_acquire_gpu(const int* p) {
   return v;
 }
 
+// v, the same in every lane of the warp (a warp or warpgroup index computed from threadIdx), as lane 0's copy:
+// the compiler then knows it is warp-uniform, so that shared-memory addresses and wgmma descriptors derived from it
+// can live in uniform registers instead of being built per thread and moved over (R2UR) before every wgmma. Call it
+// where the whole warp is converged.
+__device__ __forceinline__ int warp_uniform(int v) { return __shfl_sync(0xffffffffu, v, 0); }
+
 template <int kRegs>
 __device__ __forceinline__ void setmaxnreg_inc() {
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs));

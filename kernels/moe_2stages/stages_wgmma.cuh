@@ -227,7 +227,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   // cost each k-block a read of the CTA's cluster id and its wait (ncu source counters, 2026-11-29).
   const uint32_t smem_at = smem_u32(smem), full_at = smem_u32(full), empty_at = smem_u32(empty);
 
-  const int tid = threadIdx.x, wg = tid / 128;
+  const int tid = threadIdx.x, wg = warp_uniform(tid / 128);
   const int D = a.model_dim, I = a.inter_dim, K = kS1 ? D : I, KB = K / 128;
   // What touches nothing the previous kernel writes comes before the wait for it: the barriers and the
   // weights' descriptor (a kernel parameter).
