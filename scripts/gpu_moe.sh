@@ -12,6 +12,7 @@
 #        the runtime looks up under the next power of two: the tuned table against the default there;
 #        UNTUNED_TOKENS picks them)
 #        DEVICE=cpu SKIP_TESTS=1 ...   (the same steps on the CPU backend, for a check of the script)
+#        MP=2 ...   (tune with two workers: one per GPU, or two CPU workers with DEVICE=cpu)
 #        TESTS_FILTER=GpuMoe.* ...   (a narrower test run: the default, every MoE and sorting GPU test, took 353 s on
 #        an H200 on 2026-11-29, most of it the sorting suite, which took 97 s alone once it read its zeroing back
 #        less often; GpuMoe.* alone ~20 s)
@@ -49,7 +50,7 @@ for model in "${models[@]}"; do
   rm -rf "$final/tuned_fmoe_$tag.csv" "$final/tuned_fmoe_$tag.csv".* "$final/profile_$tag.csv"
   t0=$(date +%s.%N)
   timeout "${TUNE_TIMEOUT:-420}" "$bin" tune -i "$grid" --family moe_2stages -o "$final/tuned_fmoe_$tag.csv" \
-    -o2 "$final/profile_$tag.csv" --device "${DEVICE:-gpu}" --no-progress "${routing_flag[@]}" \
+    -o2 "$final/profile_$tag.csv" --device "${DEVICE:-gpu}" --mp "${MP:-1}" --no-progress "${routing_flag[@]}" \
     > "$final/tune_$tag.txt" 2> "$final/tune_$tag.err"
   rc=$?
   t1=$(date +%s.%N)
