@@ -4,7 +4,7 @@
 # (scripts/gpu_dev_build.sh, both builds carried as .carryab/gemm_dev_{base,new}.xz): the new build verified on ragged
 # shapes, then base and new in turn for $ROUNDS rounds on the grid's M = 4096 and 8192 shapes (the persistent `wgmmap2`
 # rows, cuBLASLt in the first round), and on the decode shapes M = 8, 16 with the swapped-operand rows (`wgmmas`).
-# Tables by session 35's gab35.py.
+# Tables by session 35's gab35.py. Usage: [PREFILL_FILTER=substring] [PREFILL_MS="..."] [DECODE=0] [ROUNDS=n] gab36.sh
 set -u
 O=/tmp/gab; mkdir -p $O .carry
 for v in base new; do xz -dc .carryab/gemm_dev_$v.xz > .carry/gemm_dev_$v; chmod +x .carry/gemm_dev_$v; done
@@ -29,6 +29,8 @@ run_ab() {  # label filter ms
   done
   python3 docs/perf/data/gemm_2026-11-29_s35/gab35.py $O/$l | tee $O/$l/gab.txt
 }
-run_ab prefill wgmmap2_ "4096 8192"
-run_ab decode wgmmas "8 16"
+# (Call 3 ran the defaults. PREFILL_FILTER picks other rows, e.g. wgmmap2m for the multicast pairs; DECODE=0 skips
+# the decode part.)
+run_ab prefill "${PREFILL_FILTER:-wgmmap2_}" "${PREFILL_MS:-4096 8192}"
+[ "${DECODE:-1}" = 1 ] && run_ab decode wgmmas "8 16"
 (cd /tmp && tar czf "$OUT/gab.tgz" gab)
