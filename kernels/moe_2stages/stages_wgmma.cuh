@@ -344,6 +344,10 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   const int rg = wg % C::kRowGroups, cg = wg / C::kRowGroups;  // this warpgroup's 64-row band and column group
   const int lr0 = rg * 64 + wid * 16 + (lane >> 2), lr1 = lr0 + 8;  // this thread's two rows of a tile
   int g = 0;
+  // Stage sequence number gi is read: one arrival a warp on its empty barrier.
+  auto free_stage = [&](int gi) {
+    if (lane == 0) mbar_arrive_at(empty_at + 8 * (gi % ST));
+  };
   // Wait for the next k-block's stage and issue its wgmma into dst (a fresh partial), not waited for.
   auto issue = [&](float(&dst)[WN / 2]) {
     const int s = g % ST;
@@ -359,7 +363,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     const int s = g % ST;
     issue(t);
     wgmma_wait<0>();
-    if (lane == 0) mbar_arrive_at(empty_at + 8 * s);
+    free_stage(s);
     fence_operands(t);
     // Stage 1: column groups j < WH/8 are gate columns, the rest their up partners (their own scales).
     promote_rows_split(acc, t, kS1 ? WH / 8 : WN / 8, s0, s1, u0, u1);
@@ -408,7 +412,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
               issue(dst);
             },
             [&](int i, float(&src)[WN / 2], int slot) {
-              if (lane == 0) mbar_arrive_at(empty_at + 8 * ((g0 + i) % ST));
+              free_stage(g0 + i);
               fence_operands(src);
               float sc[4];
               products(r[slot], sc);
@@ -515,7 +519,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
                              smem_at + s * C::kStageBytes + C::kABytes + h * WN * 128);
       };
       auto release = [&](int gi, int h) {
-        if (h == C::kHalves - 1 && lane == 0) mbar_arrive_at(empty_at + 8 * (gi % ST));
+        if (h == C::kHalves - 1) free_stage(gi);
       };
       for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const int n0 = next.n0;
@@ -565,11 +569,11 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         issue(acc);
         issue(t);
         wgmma_wait<1>();
-        if (lane == 0) mbar_arrive_at(empty_at + 8 * (g0 % ST));
+        free_stage(g0);
         fence_operands(acc);
         scale_rows(acc, sc.x0[0] * sc.w[0], sc.x1[0] * sc.w[0]);
         wgmma_wait<0>();
-        if (lane == 0) mbar_arrive_at(empty_at + 8 * ((g0 + 1) % ST));
+        free_stage(g0 + 1);
         fence_operands(t);
         promote_rows(acc, t, sc.x0[1] * sc.w[1], sc.x1[1] * sc.w[1]);
 #pragma unroll
