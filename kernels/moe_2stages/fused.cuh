@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(kFusedThreads, 1)
 
   // The warp index through warp_uniform: stage 2 issues its wgmma under a branch on it, which ptxas otherwise takes for
   // divergent and serialises (C7520). H200, DeepSeek-V3 TP8, two rounds against the plain index: 1 token 0.970-0.981,
-  // 2 tokens 0.970-0.978, 4 tokens 0.999-1.000 (docs/perf.md, 2026-11-29 22:25).
+  // 2 tokens 0.970-0.978, 4 tokens 0.999-1.000 (docs/perf.md, 2026-11-29 22:10).
   const int tid = threadIdx.x, warp = warp_uniform(tid >> 5), lane = tid & 31;
   const int rank = static_cast<int>(blockIdx.x);
   const int unit = static_cast<int>(blockIdx.y);
