@@ -4,5 +4,5 @@
 # the samples, and the loop head another 2.4%). GpuMoe.*, then the DeepSeek-V3 TP8 tune cut to the wgmma pipelines at
 # 8...16384 tokens, base (HEAD) and new in turn, two rounds; s2pp.py.
 # .carryz: cktune.xz (new), cktune_base.xz, cktune_gpu_tests.xz.
-# The same tests, tune cut and table as call 7 (it ran these very commands, with its own binaries):
+# It ran the same tests, tune cut and table as call 7, with its own binaries:
 bash docs/perf/data/moe_2026-11-30_s37/call7.sh
