@@ -33,6 +33,11 @@ __device__ __forceinline__ void cp_async_4(uint32_t dst, const void* src, int sr
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ int ld_shared_s32(uint32_t addr) {
+  int v;
+  asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(v) : "r"(addr) : "memory");
+  return v;
+}
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
@@ -182,6 +187,13 @@ __device__ __forceinline__ void red_add_bf16x8(uint16_t* dst, uint4 v) {
   asm volatile("red.global.add.noftz.v4.bf16x2 [%0], {%1, %2, %3, %4};\n" ::"l"(dst), "r"(v.x), "r"(v.y), "r"(v.z),
                "r"(v.w)
                : "memory");
+}
+// The same, only where `on` holds (a predicated instruction: no branch around it).
+__device__ __forceinline__ void red_add_bf16x8_if(uint16_t* dst, uint4 v, bool on) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %5, 0;\n @p red.global.add.noftz.v4.bf16x2 [%0], {%1, %2, %3, %4};\n}\n" ::"l"(dst),
+      "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(static_cast<int>(on))
+      : "memory");
 }
 __device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
 // Wait until the issued bulk stores have finished reading shared memory (the buffer is reusable).

@@ -58,7 +58,8 @@ struct WgCfg {
   static constexpr int kOutWarpBytes = 8 * kWN * 2;
   static constexpr int kOutOfs = ST * kStageBytes;
   static constexpr int kBarOfs = kOutOfs + kConsumers * 4 * kOutWarpBytes;
-  static constexpr int kSmem = kBarOfs + 2 * ST * 8 + 1024;  // + slack for the 1024-byte alignment
+  // Barriers, then (two-half stage 2) a word a stage: the expert of the tile whose first k-block the stage holds.
+  static constexpr int kSmem = kBarOfs + 2 * ST * 8 + ST * 4 + 1024;  // + slack for the 1024-byte alignment
   static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
   static_assert(TNT == 128 || TNT == 256, "one or two halves of 128 columns");
   static_assert(CG == 1 || (CG == 2 && BM == 64 && TNT == 256 && !P2), "column warpgroups: block_m 64, one partial each");
@@ -116,23 +117,35 @@ __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::
       }
     } else {
       constexpr int kChunks = OC * 2 / 16;  // 16-byte pieces a row, swizzled by row
+      constexpr int kPieces = 8 * kChunks / 32;  // a lane's pieces of the warp's 8 rows
+      static_assert(8 * kChunks % 32 == 0, "the warp's rows split evenly over its lanes");
+      // In three passes, each issued whole before the next: the pieces' destination rows (shuffles, hidden behind
+      // the staging writes), the pieces (shared-memory loads), then the stores or adds, predicated per piece. Done
+      // piece by piece, each add waited for its shuffle and its load in turn, and the asm's memory clobber kept the
+      // next piece's load behind the previous add.
+      int dr[kPieces];
+#pragma unroll
+      for (int i = 0; i < kPieces; ++i) dr[i] = __shfl_sync(0xffffffffu, dst_row, (lane + 32 * i) / kChunks * 4);
       uint8_t* row = stage_rows + lr * (OC * 2);
 #pragma unroll
       for (int j = 0; j < OC / 8; ++j) *reinterpret_cast<uint32_t*>(row + ((j ^ lr) * 16) + c0 * 2) = pair(h, j, rw);
       __syncwarp();
+      uint4 v[kPieces];
 #pragma unroll
-      for (int q = lane; q < 8 * kChunks; q += 32) {
-        const int r = q / kChunks, c = q % kChunks;
-        const int dr = __shfl_sync(0xffffffffu, dst_row, r * 4);
-        if (dr < 0) continue;
-        uint16_t* dst = base + static_cast<size_t>(dr) * width + n0 + c * 8;
-        const uint4 v = *reinterpret_cast<const uint4*>(stage_rows + r * (OC * 2) + ((c ^ r) * 16));
-        if constexpr (kAcc)
-          gpu::sm90::red_add_bf16x8(dst, v);
-        else
-          *reinterpret_cast<uint4*>(dst) = v;
+      for (int i = 0; i < kPieces; ++i) {
+        const int q = lane + 32 * i, r = q / kChunks, c = q % kChunks;
+        v[i] = *reinterpret_cast<const uint4*>(stage_rows + r * (OC * 2) + ((c ^ r) * 16));
       }
       __syncwarp();  // the staging rows are read before the next h writes them
+#pragma unroll
+      for (int i = 0; i < kPieces; ++i) {
+        const int c = (lane + 32 * i) % kChunks;
+        uint16_t* dst = base + static_cast<size_t>(max(dr[i], 0)) * width + n0 + c * 8;  // padding rows: not written
+        if constexpr (kAcc)
+          gpu::sm90::red_add_bf16x8_if(dst, v[i], dr[i] >= 0);
+        else if (dr[i] >= 0)
+          *reinterpret_cast<uint4*>(dst) = v[i];
+      }
     }
   }
 }
@@ -226,6 +239,13 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   // Shared-memory addresses of the ring and its barriers, converted once: converting a generic pointer in the loops
   // cost each k-block a read of the CTA's cluster id and its wait (ncu source counters, 2026-11-29).
   const uint32_t smem_at = smem_u32(smem), full_at = smem_u32(full), empty_at = smem_u32(empty);
+  // Two-half stage 2: stage s's expert word (written by the producer's cp.async with the stage's rows when the stage
+  // holds a tile's first k-block), so that consumers read the next tile's expert from shared memory, after the first
+  // half's stores, instead of a global load that ptxas moved into a uniform register at once and waited on (ncu,
+  // docs/perf.md 2026-11-29 22:10, call 4). One-half rows keep the load: there the word is waited for before the tile's
+  // only stores, and with it their stage 2 was 3-8% slower at 2048-16384 tokens (docs/perf.md 2026-11-30 00:00).
+  constexpr bool kExpertWord = !kS1 && C::kHalves > 1;
+  const uint32_t expert_at = empty_at + 8 * ST;
 
   const int tid = threadIdx.x, wg = warp_uniform(tid / 128);
   const int D = a.model_dim, I = a.inter_dim, K = kS1 ? D : I, KB = K / 128;
@@ -322,6 +342,9 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         for (int i = 0; i < BM / 16; ++i) {
           const int r = (pt >> 3) + 16 * i;
           cp_async_16(dst + swz<128>(r, ch), src[i] ? src[i] + kb * 128 : a.xq, src[i] ? 16 : 0);
+        }
+        if constexpr (kExpertWord) {
+          if (pt == 0 && kb == kb0) cp_async_4(expert_at + 4 * s, a.sorted_expert_ids + at.block, 4);
         }
         cp_async_mbar_arrive_noinc(&full[s]);  // one arrival once this thread's copies have landed
       }
@@ -476,11 +499,19 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     auto fetch_ids = [&](int tile, Ids& n) {
       const TileAt at = tile_at(tile);
       n.n0 = at.col * TN;
-      n.e = __ldg(a.sorted_expert_ids + at.block);
+      if constexpr (!kExpertWord) n.e = __ldg(a.sorted_expert_ids + at.block);
       n.id0 = static_cast<uint32_t>(__ldg(a.sorted_ids + at.block * BM + lr0));
       n.id1 = static_cast<uint32_t>(__ldg(a.sorted_ids + at.block * BM + lr1));
       n.w0 = __ldg(a.sorted_weights + at.block * BM + lr0);  // read for padding rows too, never used there
       n.w1 = __ldg(a.sorted_weights + at.block * BM + lr1);
+    };
+    // The tile whose first k-block is k-block gn of the ring: its expert from the stage's word, once the stage is full.
+    auto expert_of = [&](Ids& n, int gn) {
+      if constexpr (kExpertWord) {
+        const int s = gn % ST;
+        mbar_wait_at(full_at + 8 * s, (gn / ST) & 1);
+        n.e = ld_shared_s32(expert_at + 4 * s);
+      }
     };
     auto fetch_scales = [&](const Ids& n, Scales& sc) {
       sc.ri0 = decode_id(a, n.id0);
@@ -505,6 +536,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     Scales sc{};
     if (static_cast<int>(blockIdx.x) < tiles) {
       fetch_ids(blockIdx.x, next);
+      expert_of(next, 0);
       fetch_scales(next, sc);
     }
     if constexpr (C::kHalves > 1) {
@@ -550,7 +582,10 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
             fence_operands(t);
             promote_rows(acc, t, sc.x0[kb] * wsc(kb), sc.x1[kb] * wsc(kb));
           }
-          if (h == C::kHalves - 1 && more) fetch_scales(next, sc);  // after the tile's last use of sc
+          if (h == C::kHalves - 1 && more) {  // after the tile's last use of sc
+            expert_of(next, g0 + KB);
+            fetch_scales(next, sc);
+          }
           store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, n0 + h * WN, smem, tid);
         }
         g = g0 + KB;
