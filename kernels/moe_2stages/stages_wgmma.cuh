@@ -243,7 +243,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   // holds a tile's first k-block), so that consumers read the next tile's expert from shared memory, after the first
   // half's stores, instead of a global load that ptxas moved into a uniform register at once and waited on (ncu,
   // docs/perf.md 2026-11-29 22:10, call 4). One-half rows keep the load: there the word is waited for before the tile's
-  // only stores, and with it their stage 2 was 3-8% slower at 2048-16384 tokens (docs/perf.md 2026-11-30 00:00).
+  // only stores, and with it their stage 2 was up to 12% slower at 2048-16384 tokens (docs/perf.md, 2026-11-29 23:46).
   constexpr bool kExpertWord = !kS1 && C::kHalves > 1;
   const uint32_t expert_at = empty_at + 8 * ST;
 
