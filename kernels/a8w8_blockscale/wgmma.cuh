@@ -70,14 +70,11 @@ struct WgCfg {
   static constexpr int kConsumers = kRowGroups * KG;         // consumer warpgroups
   static constexpr int kWarps = (kConsumers + 1) * 4;        // + one producer warpgroup
   static constexpr int kThreads = kWarps * 32;
-  // Register split after setmaxnreg: the producer keeps few, the consumers get the rest
-  // (within the registers the CTA got at launch: see kLaunchRegs).
+  // Register split after setmaxnreg: the producer keeps few, the consumers get the rest, within the registers the CTA
+  // got at launch (gpu::sm90::register_split_fits).
   static constexpr int kProducerRegs = 40;
   static constexpr int kConsumerRegs = KG == 1 ? (BM == 128 ? 232 : 240) : kConsumers == 2 ? 232 : 104;
-  // setmaxnreg moves registers only within what the CTA got at launch (ptxas's per-thread cap under
-  // __launch_bounds__(kThreads, 1), a multiple of 8): an increase beyond that pool waits forever.
-  static constexpr int kLaunchRegs = (65536 / kThreads) & ~7;
-  static_assert(kConsumers * 128 * kConsumerRegs + 128 * kProducerRegs <= kLaunchRegs * kThreads || kLaunchRegs > 255,
+  static_assert(gpu::sm90::register_split_fits(kThreads, 1, kProducerRegs, kConsumers, kConsumerRegs),
                 "register split exceeds the CTA's registers at launch");
   static_assert(KG == 1 || KG == 2 || KG == 4, "one, two or four k-groups");
   static_assert(kConsumers <= 4, "at most four consumer warpgroups (named barriers 2..5, registers)");

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "compat.hpp"
+#include "register_split.hpp"
 
 #if defined(CKTUNE_CUDA)
 

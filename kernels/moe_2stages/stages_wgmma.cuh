@@ -50,7 +50,9 @@ struct WgCfg {
   static constexpr int kThreads = (kConsumers + 1) * 128;
   static constexpr int kMinBlocks = kConsumers == 1 ? 2 : 1;
   static constexpr int kProducerRegs = 40;
-  static constexpr int kConsumerRegs = kMinBlocks == 2 ? 208 : 232;  // (consumers*R + 40) * 128 * kMinBlocks <= 65536
+  static constexpr int kConsumerRegs = kMinBlocks == 2 ? 208 : 232;
+  static_assert(gpu::sm90::register_split_fits(kThreads, kMinBlocks, kProducerRegs, kConsumers, kConsumerRegs),
+                "register split exceeds the CTA's registers at launch");
   static constexpr int kABytes = BM * 128, kBBytes = kTN * 128;
   static constexpr int kStageBytes = kABytes + kBBytes;
   // Per consumer warp (staged stores only), 8 output rows of the tile (bf16, at most 128 columns; 16-byte pieces swizzled by
