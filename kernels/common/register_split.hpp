@@ -10,7 +10,9 @@ namespace cktune::gpu::sm90 {
 // warpgroups, 512 > 3 x 168, hung every MoE stage launch: docs/perf.md, 2026-11-30). Checked at compile time.
 constexpr int launch_regs(int threads, int min_blocks) { return (65536 / (threads * min_blocks)) & ~7; }
 constexpr bool register_split_fits(int threads, int min_blocks, int producer_regs, int consumer_wgs, int consumer_regs) {
-  return launch_regs(threads, min_blocks) > 255 ||  // ptxas's cap: the launch takes fewer than the pool could hold
+  // Above 255 a thread's count is ptxas's own cap, which this rule does not model; the kernels that launch that few
+  // threads (one consumer warpgroup, one CTA an SM) keep far inside it (40 + 240 of 2 x 255).
+  return launch_regs(threads, min_blocks) > 255 ||
          (consumer_wgs * consumer_regs + producer_regs) * 128 <= launch_regs(threads, min_blocks) * threads;
 }
 }  // namespace cktune::gpu::sm90
