@@ -39,6 +39,11 @@ __device__ __forceinline__ int ld_shared_s32(uint32_t addr) {
   asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(v) : "r"(addr) : "memory");
   return v;
 }
+__device__ __forceinline__ float4 ld_shared_f32x4(uint32_t addr) {  // addr: 16-byte aligned
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(addr) : "memory");
+  return v;
+}
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
@@ -304,6 +309,13 @@ __device__ __forceinline__ int ld_acquire_gpu(const int* p) {
 // can live in uniform registers instead of being built per thread and moved over (R2UR) before every wgmma. Call it
 // where the whole warp is converged.
 __device__ __forceinline__ int warp_uniform(int v) { return __shfl_sync(0xffffffffu, v, 0); }
+// v, through a move the compiler cannot see into: expressions built on it are neither folded nor hoisted out of the
+// loop that defines it.
+__device__ __forceinline__ int opaque(int v) {
+  int r;
+  asm volatile("mov.b32 %0, %1;\n" : "=r"(r) : "r"(v));
+  return r;
+}
 
 template <int kRegs>
 __device__ __forceinline__ void setmaxnreg_inc() {

@@ -49,8 +49,10 @@ struct WgCfg {
   static constexpr int kConsumers = kRowGroups * CG;
   static constexpr int kThreads = (kConsumers + 1) * 128;
   static constexpr int kMinBlocks = kConsumers == 1 ? 2 : 1;
-  static constexpr int kProducerRegs = 40;
-  static constexpr int kConsumerRegs = kMinBlocks == 2 ? 208 : 232;
+  // Two-half stage 2 (kSide below): the producer's side copies need more than 40 registers, so the consumers give 8.
+  static constexpr bool kSide = kHalves > 1;
+  static constexpr int kProducerRegs = kSide ? 56 : 40;
+  static constexpr int kConsumerRegs = kMinBlocks == 2 ? 208 : kSide ? 224 : 232;
   static_assert(gpu::sm90::register_split_fits(kThreads, kMinBlocks, kProducerRegs, kConsumers, kConsumerRegs),
                 "register split exceeds the CTA's registers at launch");
   static constexpr int kABytes = BM * 128, kBBytes = kTN * 128;
@@ -59,9 +61,14 @@ struct WgCfg {
   // row against bank conflicts), so that rows leave in whole 16-byte pieces, a warp writing 2 rows at once.
   static constexpr int kOutWarpBytes = 8 * kWN * 2;
   static constexpr int kOutOfs = ST * kStageBytes;
-  static constexpr int kBarOfs = kOutOfs + kConsumers * 4 * kOutWarpBytes;
-  // Barriers, then (two-half stage 2) a word a stage: the expert of the tile whose first k-block the stage holds.
-  static constexpr int kSmem = kBarOfs + 2 * ST * 8 + ST * 4 + 1024;  // + slack for the 1024-byte alignment
+  // Two-half stage 2: a side area a stage, which the producer fills with cp.async when the stage holds a tile's first
+  // k-block, so that the consumers load no scale from global memory: each row's activation scales (16 bytes a row,
+  // KB <= 4 floats), then the weight scales of the tile's two 128-column blocks (16 bytes a block).
+  static constexpr int kSideW = 16 * BM;
+  static constexpr int kSideBytes = kSide ? 16 * BM + 16 * 2 : 0;
+  static constexpr int kSideOfs = kOutOfs + kConsumers * 4 * kOutWarpBytes;
+  static constexpr int kBarOfs = kSideOfs + ST * kSideBytes;
+  static constexpr int kSmem = kBarOfs + 2 * ST * 8 + 1024;  // + slack for the 1024-byte alignment
   static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
   static_assert(TNT == 128 || TNT == 256, "one or two halves of 128 columns");
   static_assert(CG == 1 || (CG == 2 && BM == 64 && TNT == 256 && !P2), "column warpgroups: block_m 64, one partial each");
@@ -241,13 +248,12 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   // Shared-memory addresses of the ring and its barriers, converted once: converting a generic pointer in the loops
   // cost each k-block a read of the CTA's cluster id and its wait (ncu source counters, 2026-11-29).
   const uint32_t smem_at = smem_u32(smem), full_at = smem_u32(full), empty_at = smem_u32(empty);
-  // Two-half stage 2: stage s's expert word (written by the producer's cp.async with the stage's rows when the stage
-  // holds a tile's first k-block), so that consumers read the next tile's expert from shared memory, after the first
-  // half's stores, instead of a global load that ptxas moved into a uniform register at once and waited on (ncu,
-  // docs/perf.md 2026-11-29 22:10, call 4). One-half rows keep the load: there the word is waited for before the tile's
-  // only stores, and with it their stage 2 was up to 12% slower at 2048-16384 tokens (docs/perf.md, 2026-11-29 23:46).
-  constexpr bool kExpertWord = !kS1 && C::kHalves > 1;
-  const uint32_t expert_at = empty_at + 8 * ST;
+  // Two-half stage 2: the consumers read the tile's scales from the side area of the stage that holds its first k-block
+  // (WgCfg), instead of global loads that ptxas moved into uniform registers at once and waited on (ncu, docs/perf.md
+  // 2026-11-29 22:10 and 2026-11-30). One-half rows keep the loads: with the scales (or, before, the expert id) through
+  // the stage their stage 2 was slower (docs/perf.md, 2026-11-29 23:46 and 2026-11-30 02:14).
+  constexpr bool kSide = !kS1 && C::kSide;
+  const uint32_t side_at = smem_at + C::kSideOfs;
 
   const int tid = threadIdx.x, wg = warp_uniform(tid / 128);
   const int D = a.model_dim, I = a.inter_dim, K = kS1 ? D : I, KB = K / 128;
@@ -345,8 +351,26 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
           const int r = (pt >> 3) + 16 * i;
           cp_async_16(dst + swz<128>(r, ch), src[i] ? src[i] + kb * 128 : a.xq, src[i] ? 16 : 0);
         }
-        if constexpr (kExpertWord) {
-          if (pt == 0 && kb == kb0) cp_async_4(expert_at + 4 * s, a.sorted_expert_ids + at.block, 4);
+        if constexpr (kSide) {
+          if (kb == kb0) {
+            // The tile's side area (WgCfg). Each row's KB activation scales are contiguous at a_scale[row * KB], and
+            // (src + kb * 128 - aq) / 128 - kb = row * KB (src = aq + row * K + ch * 16, K = KB * 128): chunk ch < KB
+            // copies float ch of each of its rows. (kb passes through an opaque move, so that the addresses are not
+            // hoisted out of the k-block loop into registers the producer does not have.) Threads below 2 * KB copy
+            // the weight scales (the tile's two blocks are contiguous in w2_scale).
+            const uint32_t sd = side_at + s * C::kSideBytes;
+            const int ko = opaque(kb);
+            if (ch < KB) {
+#pragma unroll
+              for (int i = 0; i < BM / 16; ++i) {
+                const float* xs = a.a_scale + ((src[i] + ko * 128 - a.aq) >> 7) - ko + ch;
+                cp_async_4(sd + 16 * ((pt >> 3) + 16 * i) + 4 * ch, src[i] ? xs : a.a_scale, src[i] ? 4 : 0);
+              }
+            }
+            if (pt < 2 * KB)
+              cp_async_4(sd + C::kSideW + 16 * (pt / KB) + 4 * (pt % KB),
+                         a.w2_scale + (static_cast<size_t>(e) * (D / 128) + n0 / 128) * KB + pt, 4);
+          }
         }
         cp_async_mbar_arrive_noinc(&full[s]);  // one arrival once this thread's copies have landed
       }
@@ -488,63 +512,32 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     // DeepSeek-V3 tokens); and the routed weight folded into the promotion scales (a multiply a k-block
     // instead of one an output) — not faster.
     constexpr int kMaxKB = 4;  // K = inter_dim <= 512 (why_not)
-    struct Ids {
-      int n0, e;
-      uint32_t id0, id1;
-      float w0, w1;
-    };
-    struct Scales {
-      RowInfo ri0, ri1;
-      float x0[kMaxKB], x1[kMaxKB], w[kMaxKB];
-      float wh[C::kHalves > 1 ? kMaxKB : 1];  // two-half tiles: the second half's weight scales
-    };
-    auto fetch_ids = [&](int tile, Ids& n) {
-      const TileAt at = tile_at(tile);
-      n.n0 = at.col * TN;
-      if constexpr (!kExpertWord) n.e = __ldg(a.sorted_expert_ids + at.block);
-      n.id0 = static_cast<uint32_t>(__ldg(a.sorted_ids + at.block * BM + lr0));
-      n.id1 = static_cast<uint32_t>(__ldg(a.sorted_ids + at.block * BM + lr1));
-      n.w0 = __ldg(a.sorted_weights + at.block * BM + lr0);  // read for padding rows too, never used there
-      n.w1 = __ldg(a.sorted_weights + at.block * BM + lr1);
-    };
-    // The tile whose first k-block is k-block gn of the ring: its expert from the stage's word, once the stage is full.
-    auto expert_of = [&](Ids& n, int gn) {
-      if constexpr (kExpertWord) {
-        const int s = gn % ST;
-        mbar_wait_at(full_at + 8 * s, (gn / ST) & 1);
-        n.e = ld_shared_s32(expert_at + 4 * s);
-      }
-    };
-    auto fetch_scales = [&](const Ids& n, Scales& sc) {
-      sc.ri0 = decode_id(a, n.id0);
-      sc.ri1 = decode_id(a, n.id1);
-      const bool ok0 = sc.ri0.token >= 0, ok1 = sc.ri1.token >= 0;
-      sc.ri0.weight = n.w0;
-      sc.ri1.weight = n.w1;
-      const float* xs0 = a.a_scale + (static_cast<size_t>(ok0 ? sc.ri0.token : 0) * a.topk + sc.ri0.slot) * KB;
-      const float* xs1 = a.a_scale + (static_cast<size_t>(ok1 ? sc.ri1.token : 0) * a.topk + sc.ri1.slot) * KB;
-      // This warpgroup's 128 columns: from n0, or (two column warpgroups) the second 128 of the tile's 256.
-      const float* ws = a.w2_scale + (static_cast<size_t>(n.e) * (D / 128) + (n.n0 + cg * WN) / 128) * KB;
-#pragma unroll
-      for (int kb = 0; kb < kMaxKB; ++kb) {
-        if (kb >= KB) break;
-        sc.x0[kb] = ok0 ? __ldg(xs0 + kb) : 0.f;
-        sc.x1[kb] = ok1 ? __ldg(xs1 + kb) : 0.f;
-        sc.w[kb] = __ldg(ws + kb);
-        if constexpr (C::kHalves > 1) sc.wh[kb] = __ldg(ws + KB + kb);  // the next 128 columns' scale block
-      }
-    };
-    Ids next{};
-    Scales sc{};
-    if (static_cast<int>(blockIdx.x) < tiles) {
-      fetch_ids(blockIdx.x, next);
-      expert_of(next, 0);
-      fetch_scales(next, sc);
-    }
     if constexpr (C::kHalves > 1) {
+      // The thread's two rows of a tile and their routed weights, loaded a tile ahead (they are needed by its stores).
+      struct Rows {
+        uint32_t id0, id1;
+        float w0, w1;
+      };
+      auto fetch_rows = [&](int tile, Rows& n) {
+        const int block = tile_at(tile).block;
+        n.id0 = static_cast<uint32_t>(__ldg(a.sorted_ids + block * BM + lr0));
+        n.id1 = static_cast<uint32_t>(__ldg(a.sorted_ids + block * BM + lr1));
+        n.w0 = __ldg(a.sorted_weights + block * BM + lr0);  // read for padding rows too, never used there
+        n.w1 = __ldg(a.sorted_weights + block * BM + lr1);
+      };
+      // The tile's promotion scales, row 0's and row 1's per k-block, for its 128-column block j: from the side area of
+      // the stage holding its first k-block (ring position gi), after that stage's full barrier and before it is handed
+      // back. A padding row's activation scales are 0 (the producer's zero fill).
+      auto scales_of = [&](int gi, int j, float (&s0)[kMaxKB], float (&s1)[kMaxKB]) {
+        const uint32_t sd = side_at + (gi % ST) * C::kSideBytes;
+        const float4 x0 = ld_shared_f32x4(sd + 16 * lr0), x1 = ld_shared_f32x4(sd + 16 * lr1);
+        const float4 w = ld_shared_f32x4(sd + C::kSideW + 16 * j);
+        s0[0] = x0.x * w.x, s0[1] = x0.y * w.y, s0[2] = x0.z * w.z, s0[3] = x0.w * w.w;
+        s1[0] = x1.x * w.x, s1[1] = x1.y * w.y, s1[2] = x1.z * w.z, s1[3] = x1.w * w.w;
+      };
       // Two halves of 128 columns a tile, one after the other, on the same registers; both read each stage's
       // gathered rows, which therefore cross L2 once for 256 columns. A stage is waited for by the first half and
-      // handed back by the second.
+      // handed back by the second, so the first half reads both halves' scales.
       auto issue_half = [&](float(&dst)[WN / 2], int gi, int h) {
         const int s = gi % ST;
         if (h == 0) mbar_wait_at(full_at + 8 * s, (gi / ST) & 1);
@@ -555,26 +548,32 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       auto release = [&](int gi, int h) {
         if (h == C::kHalves - 1) free_stage(gi);
       };
+      Rows next{};
+      if (static_cast<int>(blockIdx.x) < tiles) fetch_rows(blockIdx.x, next);
       for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const int n0 = next.n0;
-        const bool more = tile + static_cast<int>(gridDim.x) < tiles;
-        if (more) fetch_ids(tile + gridDim.x, next);
-        const RowInfo ri0 = sc.ri0, ri1 = sc.ri1;
+        const int n0 = tile_at(tile).col * TN;
         const int g0 = g;
+        RowInfo ri0 = decode_id(a, next.id0), ri1 = decode_id(a, next.id1);
+        ri0.weight = next.w0, ri1.weight = next.w1;
+        if (tile + static_cast<int>(gridDim.x) < tiles) fetch_rows(tile + gridDim.x, next);
+        float p0[C::kHalves][kMaxKB], p1[C::kHalves][kMaxKB];
 #pragma unroll
         for (int h = 0; h < C::kHalves; ++h) {
-          auto wsc = [&](int kb) { return h == 0 ? sc.w[kb] : sc.wh[kb]; };
           float acc[WN / 2], t[WN / 2];
           issue_half(acc, g0, h);
           issue_half(t, g0 + 1, h);
+          if (h == 0) {
+#pragma unroll
+            for (int j = 0; j < C::kHalves; ++j) scales_of(g0, j, p0[j], p1[j]);
+          }
           wgmma_wait<1>();
           release(g0, h);
           fence_operands(acc);
-          scale_rows(acc, sc.x0[0] * wsc(0), sc.x1[0] * wsc(0));
+          scale_rows(acc, p0[h][0], p1[h][0]);
           wgmma_wait<0>();
           release(g0 + 1, h);
           fence_operands(t);
-          promote_rows(acc, t, sc.x0[1] * wsc(1), sc.x1[1] * wsc(1));
+          promote_rows(acc, t, p0[h][1], p1[h][1]);
 #pragma unroll
           for (int kb = 2; kb < kMaxKB; ++kb) {
             if (kb >= KB) break;
@@ -582,19 +581,57 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
             wgmma_wait<0>();
             release(g0 + kb, h);
             fence_operands(t);
-            promote_rows(acc, t, sc.x0[kb] * wsc(kb), sc.x1[kb] * wsc(kb));
-          }
-          if (h == C::kHalves - 1 && more) {  // after the tile's last use of sc
-            expert_of(next, g0 + KB);
-            fetch_scales(next, sc);
+            promote_rows(acc, t, p0[h][kb], p1[h][kb]);
           }
           store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, n0 + h * WN, smem, tid);
         }
         g = g0 + KB;
       }
     } else {
-      // The loop above with one half does the same; this is the form the 128-column rows were measured with (the
-      // loop above with kHalves == 1 has not run on a GPU).
+      // One half: the tile's ids, routed weights and expert are loaded when the previous tile starts, its scales after
+      // the previous tile's k-blocks.
+      struct Ids {
+        int n0, e;
+        uint32_t id0, id1;
+        float w0, w1;
+      };
+      struct Scales {
+        RowInfo ri0, ri1;
+        float x0[kMaxKB], x1[kMaxKB], w[kMaxKB];
+      };
+      auto fetch_ids = [&](int tile, Ids& n) {
+        const TileAt at = tile_at(tile);
+        n.n0 = at.col * TN;
+        n.e = __ldg(a.sorted_expert_ids + at.block);
+        n.id0 = static_cast<uint32_t>(__ldg(a.sorted_ids + at.block * BM + lr0));
+        n.id1 = static_cast<uint32_t>(__ldg(a.sorted_ids + at.block * BM + lr1));
+        n.w0 = __ldg(a.sorted_weights + at.block * BM + lr0);  // read for padding rows too, never used there
+        n.w1 = __ldg(a.sorted_weights + at.block * BM + lr1);
+      };
+      auto fetch_scales = [&](const Ids& n, Scales& sc) {
+        sc.ri0 = decode_id(a, n.id0);
+        sc.ri1 = decode_id(a, n.id1);
+        const bool ok0 = sc.ri0.token >= 0, ok1 = sc.ri1.token >= 0;
+        sc.ri0.weight = n.w0;
+        sc.ri1.weight = n.w1;
+        const float* xs0 = a.a_scale + (static_cast<size_t>(ok0 ? sc.ri0.token : 0) * a.topk + sc.ri0.slot) * KB;
+        const float* xs1 = a.a_scale + (static_cast<size_t>(ok1 ? sc.ri1.token : 0) * a.topk + sc.ri1.slot) * KB;
+        // This warpgroup's 128 columns: from n0, or (two column warpgroups) the second 128 of the tile's 256.
+        const float* ws = a.w2_scale + (static_cast<size_t>(n.e) * (D / 128) + (n.n0 + cg * WN) / 128) * KB;
+#pragma unroll
+        for (int kb = 0; kb < kMaxKB; ++kb) {
+          if (kb >= KB) break;
+          sc.x0[kb] = ok0 ? __ldg(xs0 + kb) : 0.f;
+          sc.x1[kb] = ok1 ? __ldg(xs1 + kb) : 0.f;
+          sc.w[kb] = __ldg(ws + kb);
+        }
+      };
+      Ids next{};
+      Scales sc{};
+      if (static_cast<int>(blockIdx.x) < tiles) {
+        fetch_ids(blockIdx.x, next);
+        fetch_scales(next, sc);
+      }
       for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const int n0 = next.n0 + cg * WN;  // rows n0.. of w2[e], columns n0.. of the output (this warpgroup's)
         const bool more = tile + static_cast<int>(gridDim.x) < tiles;
