@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
@@ -79,6 +80,9 @@ class Nvml {
     max_clock_ = sym<NvmlReturn (*)(NvmlDevice, int, unsigned*)>("nvmlDeviceGetMaxClockInfo");
     procs_ = sym<NvmlReturn (*)(NvmlDevice, unsigned*, void*)>("nvmlDeviceGetComputeRunningProcesses_v3");
     driver_ = sym<NvmlReturn (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
+    // Renamed in NVML 12.x; the older name stays exported.
+    reasons_ = sym<NvmlReturn (*)(NvmlDevice, unsigned long long*)>("nvmlDeviceGetCurrentClocksEventReasons");
+    if (!reasons_) reasons_ = sym<NvmlReturn (*)(NvmlDevice, unsigned long long*)>("nvmlDeviceGetCurrentClocksThrottleReasons");
     if (!init_ || !count_ || !handle_) {
       error_ = "NVML library lacks nvmlInit_v2 / nvmlDeviceGetCount_v2";
       return;
@@ -145,6 +149,39 @@ class Nvml {
     return rep;
   }
 
+  bool ready() const { return ready_; }
+
+  // The devices whose normalised PCI bus id is in `ids`, in that order (absent ones left out).
+  std::vector<NvmlDevice> devices_by_bus_id(const std::vector<std::string>& ids) {
+    std::vector<NvmlDevice> out;
+    if (!ready_) return out;
+    unsigned n = 0;
+    if (count_(&n) != kNvmlSuccess || !pci_) return out;
+    for (const auto& want : ids)
+      for (unsigned i = 0; i < n; ++i) {
+        NvmlDevice dev = nullptr;
+        NvmlPciInfo pci{};
+        if (handle_(i, &dev) == kNvmlSuccess && pci_(dev, &pci) == kNvmlSuccess &&
+            gpu::normalize_pci_bus_id(pci.bus_id) == want) {
+          out.push_back(dev);
+          break;
+        }
+      }
+    return out;
+  }
+
+  ClockSample clocks(NvmlDevice dev) {
+    ClockSample c;
+    unsigned mhz = 0;
+    if (clock_ && clock_(dev, kNvmlClockSm, &mhz) == kNvmlSuccess) c.sm_clock_mhz = static_cast<int>(mhz);
+    if (max_clock_ && max_clock_(dev, kNvmlClockSm, &mhz) == kNvmlSuccess) c.max_sm_clock_mhz = static_cast<int>(mhz);
+    unsigned long long r = 0;
+    if (reasons_ && reasons_(dev, &r) == kNvmlSuccess) c.reasons = r;
+    NvmlUtilization u{};
+    if (util_ && util_(dev, &u) == kNvmlSuccess) c.utilization_pct = static_cast<int>(u.gpu);
+    return c;
+  }
+
  private:
   template <class F>
   F sym(const char* name) {
@@ -171,6 +208,7 @@ class Nvml {
   NvmlReturn (*max_clock_)(NvmlDevice, int, unsigned*) = nullptr;
   NvmlReturn (*procs_)(NvmlDevice, unsigned*, void*) = nullptr;
   NvmlReturn (*driver_)(char*, unsigned) = nullptr;
+  NvmlReturn (*reasons_)(NvmlDevice, unsigned long long*) = nullptr;
 };
 
 // "12", "12%", " 12.0 " -> 12; nullopt when no number.
@@ -197,6 +235,70 @@ std::optional<int> clock_mhz(const nlohmann::json& v) {
 GpuStatusReport query_nvml() {
   Nvml nvml;
   return nvml.query();
+}
+
+std::vector<std::string> clock_event_names(std::uint64_t reasons) {
+  static constexpr std::pair<std::uint64_t, const char*> kNames[] = {
+      {kClockEventIdle, "idle"},
+      {0x2, "applications_clocks"},
+      {kClockEventSwPowerCap, "sw_power_cap"},
+      {kClockEventHwSlowdown, "hw_slowdown"},
+      {0x10, "sync_boost"},
+      {kClockEventSwThermal, "sw_thermal"},
+      {kClockEventHwThermal, "hw_thermal"},
+      {kClockEventHwPowerBrake, "hw_power_brake"},
+      {0x100, "display_clocks"},
+  };
+  std::vector<std::string> out;
+  std::uint64_t known = 0;
+  for (const auto& [bit, name] : kNames) {
+    known |= bit;
+    if (reasons & bit) out.emplace_back(name);
+  }
+  if (reasons & ~known) out.push_back(fmt::format("other_0x{:x}", reasons & ~known));
+  return out;
+}
+
+ClockSummary summarize_clocks(const std::vector<ClockSample>& samples) {
+  ClockSummary s;
+  s.samples = static_cast<int>(samples.size());
+  std::vector<int> busy_mhz;
+  for (const auto& c : samples) {
+    s.max_sm_mhz = std::max(s.max_sm_mhz, c.max_sm_clock_mhz);
+    if (c.utilization_pct <= 0 || (c.reasons & kClockEventIdle)) continue;
+    ++s.busy;
+    if (c.reasons & (kClockEventSwPowerCap | kClockEventHwPowerBrake)) ++s.power_capped;
+    if (c.reasons & (kClockEventSwThermal | kClockEventHwThermal | kClockEventHwSlowdown)) ++s.thermal;
+    if (c.sm_clock_mhz > 0) busy_mhz.push_back(c.sm_clock_mhz);
+  }
+  if (!busy_mhz.empty()) {
+    std::sort(busy_mhz.begin(), busy_mhz.end());
+    s.min_sm_mhz = busy_mhz.front();
+    s.median_sm_mhz = busy_mhz[busy_mhz.size() / 2];
+  }
+  return s;
+}
+
+struct ClockWatch::Impl {
+  Nvml nvml;
+  std::vector<NvmlDevice> devices;
+};
+
+ClockWatch::ClockWatch(std::vector<std::string> pci_bus_ids) {
+  std::erase_if(pci_bus_ids, [](const std::string& id) { return id.empty(); });
+  if (pci_bus_ids.empty()) return;
+  impl_ = std::make_unique<Impl>();
+  if (impl_->nvml.ready()) impl_->devices = impl_->nvml.devices_by_bus_id(pci_bus_ids);
+  if (impl_->devices.empty()) impl_.reset();
+}
+
+ClockWatch::~ClockWatch() = default;
+
+bool ClockWatch::active() const { return impl_ != nullptr; }
+
+void ClockWatch::sample() {
+  if (!impl_) return;
+  for (NvmlDevice dev : impl_->devices) samples_.push_back(impl_->nvml.clocks(dev));
 }
 
 GpuStatusReport parse_rocm_smi_json(std::string_view text) {

@@ -108,7 +108,7 @@ void RunState::record(const ProblemKey& key, JournalStatus status, const std::st
 }
 
 void write_provenance(const TuneOptions& o, Family family, const std::vector<DeviceInfo>& devices, int shapes,
-                      const std::string& status) {
+                      const std::string& status, const discover::ClockSummary* clocks) {
   nlohmann::json devs = nlohmann::json::array();
   for (const auto& d : devices)
     devs.push_back({{"backend", d.backend}, {"name", d.name}, {"gfx", d.gfx}, {"cu_num", d.cu_num},
@@ -147,6 +147,11 @@ void write_provenance(const TuneOptions& o, Family family, const std::vector<Dev
   j["seed"] = p.seed;
   j["shard"] = o.shard;
   j["shapes"] = shapes;
+  if (clocks && clocks->samples > 0)
+    j["clocks"] = {{"samples", clocks->samples},           {"busy_samples", clocks->busy},
+                   {"power_capped_samples", clocks->power_capped}, {"thermal_samples", clocks->thermal},
+                   {"sm_clock_mhz_min", clocks->min_sm_mhz}, {"sm_clock_mhz_median", clocks->median_sm_mhz},
+                   {"sm_clock_mhz_max", clocks->max_sm_mhz}};
   write_file_atomic(path, j.dump(2) + "\n");
 }
 

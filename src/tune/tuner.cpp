@@ -294,6 +294,11 @@ TuneSummary run_tune(const TuneOptions& o) {
     jobs.push_back(std::move(j));
   }
   write_provenance(o, fam, devices, sum.total, "running");
+  // What the clocks do while kernels are timed (NVML; inactive elsewhere): sampled at every tick and finished shape.
+  std::vector<std::string> bus_ids;
+  for (const auto& d : devices)
+    if (d.backend == "gpu") bus_ids.push_back(d.pci_bus_id);
+  discover::ClockWatch clocks(bus_ids);
   copy_untuned_input(o.input, o.output);
   log().info("tune {}: {} shapes ({} to do, {} already done), {} candidates each, {} worker(s) on {} ({}, cu_num {})",
              family_name(fam), sum.total, todo.size(), sum.skipped, cand_names.size(), devices.size(), dev.name,
@@ -316,6 +321,7 @@ TuneSummary run_tune(const TuneOptions& o) {
     }
   };
   cb.on_tick = [&](const std::vector<WorkerStatus>& st) {
+    clocks.sample();
     const double el = std::chrono::duration<double>(Clock::now() - t0).count();
     // ETA from the cost model: seconds per unit of cost so far, times the cost still queued. Unknown
     // until a shape has finished.
@@ -333,6 +339,7 @@ TuneSummary run_tune(const TuneOptions& o) {
   };
   cb.on_job_done = [&](const JobOutcome& out) {
     ++done;
+    clocks.sample();
     const ProblemKey& key = out.job.key;
     cost_done += shape_cost(key);
     if (tty) fmt::print(stderr, "\r\033[K");
@@ -431,7 +438,16 @@ TuneSummary run_tune(const TuneOptions& o) {
   }
   sum.device = to_string(devices_wanted.backend);
   sum.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  write_provenance(o, fam, devices, sum.total, sum.missing.empty() ? "finished" : "incomplete");
+  const discover::ClockSummary clk = clocks.summary();
+  if (clk.power_capped > 0 || clk.thermal > 0)
+    log().info("clocks: {} of {} samples with the GPU busy ran under {} (SM clock median {} MHz, down to {}, top "
+               "{}): the times are sustained-load figures, slower than first launches after a pause "
+               "(docs/cli/tune.md, --settle-ms)",
+               std::max(clk.power_capped, clk.thermal), clk.busy,
+               clk.power_capped >= clk.thermal ? "the board's power cap" : "thermal slowdown", clk.median_sm_mhz,
+               clk.min_sm_mhz, clk.max_sm_mhz);
+  write_provenance(o, fam, devices, sum.total, sum.missing.empty() ? "finished" : "incomplete",
+                   clocks.active() ? &clk : nullptr);
   return sum;
 }
 

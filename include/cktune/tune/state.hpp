@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cktune/core/names.hpp"
+#include "cktune/discover/gpu_status.hpp"
 #include "cktune/engine/backend.hpp"
 #include "cktune/formats/tuned_table.hpp"
 #include "cktune/formats/problem.hpp"
@@ -46,8 +47,9 @@ class RunState {
   std::map<std::vector<std::string>, JournalStatus> status_;
 };
 
+// `clocks`: what the devices' clocks did while the run timed kernels (omitted when nothing was sampled).
 void write_provenance(const TuneOptions& o, Family family, const std::vector<DeviceInfo>& devices, int shapes,
-                      const std::string& status);
+                      const std::string& status, const discover::ClockSummary* clocks = nullptr);
 void copy_untuned_input(const std::string& input, const std::string& output);
 
 }  // namespace cktune

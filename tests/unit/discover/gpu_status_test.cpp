@@ -49,5 +49,45 @@ TEST(GpuStatus, QueryNeverThrowsWithoutAGpu) {
   }
 }
 
+// NVML's reason bits, the H200's samples of 2026-11-30 (docs/perf.md): busy at 1620 MHz under the power cap.
+TEST(Clocks, NamesTheReasonsSet) {
+  EXPECT_TRUE(clock_event_names(0).empty());
+  EXPECT_EQ(clock_event_names(kClockEventSwPowerCap), std::vector<std::string>{"sw_power_cap"});
+  EXPECT_EQ(clock_event_names(kClockEventIdle | kClockEventHwThermal | 0x1000),
+            (std::vector<std::string>{"idle", "hw_thermal", "other_0x1000"}));
+}
+
+TEST(Clocks, SummaryCountsOnlyBusySamples) {
+  std::vector<ClockSample> v = {
+      {345, 1980, kClockEventIdle, 0},                             // idle between shapes
+      {1980, 1980, 0, 100},                                        // busy, full clock
+      {1620, 1980, kClockEventSwPowerCap, 100},                    // busy under the cap
+      {1215, 1980, kClockEventSwPowerCap | kClockEventHwThermal, 97},  // both
+      {1650, 1980, kClockEventSwPowerCap, -1},                     // utilisation unknown: not counted as busy
+  };
+  const ClockSummary s = summarize_clocks(v);
+  EXPECT_EQ(s.samples, 5);
+  EXPECT_EQ(s.busy, 3);
+  EXPECT_EQ(s.power_capped, 2);
+  EXPECT_EQ(s.thermal, 1);
+  EXPECT_EQ(s.min_sm_mhz, 1215);
+  EXPECT_EQ(s.median_sm_mhz, 1620);
+  EXPECT_EQ(s.max_sm_mhz, 1980);
+  EXPECT_EQ(summarize_clocks({}).busy, 0);
+  EXPECT_EQ(summarize_clocks({}).median_sm_mhz, 0);
+}
+
+// Without NVML (this CI machine) or without bus ids the watch is inactive and sampling is a no-op.
+TEST(Clocks, WatchIsANoOpWhereNvmlDoesNotAnswer) {
+  ClockWatch none({});
+  EXPECT_FALSE(none.active());
+  none.sample();
+  EXPECT_EQ(none.summary().samples, 0);
+  ClockWatch absent({"0000:ff:1f.7"});  // no such device on any machine this runs on
+  EXPECT_FALSE(absent.active());
+  absent.sample();
+  EXPECT_EQ(absent.summary().samples, 0);
+}
+
 }  // namespace
 }  // namespace cktune::discover
