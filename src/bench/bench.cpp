@@ -12,6 +12,7 @@
 #include "cktune/core/io.hpp"
 #include "cktune/core/lock.hpp"
 #include "cktune/core/log.hpp"
+#include "cktune/discover/gpu_status.hpp"
 #include "cktune/engine/pool.hpp"
 #include "cktune/engine/problems.hpp"
 #include "cktune/engine/registry.hpp"
@@ -136,7 +137,9 @@ BenchSummary run_bench(const BenchOptions& o) {
   log().info("device: {} ({})", to_string(choice.backend), choice.why);
   sum.device = to_string(choice.backend);
   WorkerPool pool(worker_specs(choice), pool_options(o.measure));
-  const DeviceInfo dev = pool.start().front();
+  const std::vector<DeviceInfo> devices = pool.start();
+  const DeviceInfo dev = devices.front();
+  discover::ClockWatch clocks(devices);  // as in tune: sampled at every tick and finished shape
   const std::string timer_name(timer_name_for(dev));
   for (size_t i = 0; i < after.tables.size(); ++i) warn_foreign_rows(after.tables[i], after.paths[i], dev);
   if (before)
@@ -193,7 +196,9 @@ BenchSummary run_bench(const BenchOptions& o) {
   }
   std::vector<ResultRow> all_rows;
   PoolCallbacks cb;
+  cb.on_tick = [&](const std::vector<WorkerStatus>&) { clocks.sample(); };
   cb.on_job_done = [&](const JobOutcome& out) {
+    clocks.sample();
     std::vector<ResultRow> rows;
     if (!out.failure.empty()) {
       ++sum.failed;
@@ -229,6 +234,7 @@ BenchSummary run_bench(const BenchOptions& o) {
     all_rows.insert(all_rows.end(), rows.begin(), rows.end());
   };
   pool.run(std::move(jobs), cb);
+  if (const std::string note = discover::clock_note(clocks.summary()); !note.empty()) log().info("{}", note);
 
   if (!o.log_dir.empty()) {
     std::string tag = o.tag.empty() ? "run" : o.tag;

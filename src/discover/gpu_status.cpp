@@ -279,6 +279,16 @@ ClockSummary summarize_clocks(const std::vector<ClockSample>& samples) {
   return s;
 }
 
+std::string clock_note(const ClockSummary& s) {
+  if (s.power_capped == 0 && s.thermal == 0) return {};
+  return fmt::format("clocks: {} of {} samples with the GPU busy ran under {} (SM clock median {} MHz, down to {}, "
+                     "top {}): the times are sustained-load figures, slower than first launches after a pause "
+                     "(docs/cli/tune.md, --settle-ms)",
+                     std::max(s.power_capped, s.thermal), s.busy,
+                     s.power_capped >= s.thermal ? "the board's power cap" : "thermal slowdown", s.median_sm_mhz,
+                     s.min_sm_mhz, s.max_sm_mhz);
+}
+
 struct ClockWatch::Impl {
   Nvml nvml;
   std::vector<NvmlDevice> devices;
@@ -291,6 +301,17 @@ ClockWatch::ClockWatch(std::vector<std::string> pci_bus_ids) {
   if (impl_->nvml.ready()) impl_->devices = impl_->nvml.devices_by_bus_id(pci_bus_ids);
   if (impl_->devices.empty()) impl_.reset();
 }
+
+namespace {
+std::vector<std::string> gpu_bus_ids(const std::vector<DeviceInfo>& devices) {
+  std::vector<std::string> ids;
+  for (const auto& d : devices)
+    if (d.backend == "gpu") ids.push_back(d.pci_bus_id);
+  return ids;
+}
+}  // namespace
+
+ClockWatch::ClockWatch(const std::vector<DeviceInfo>& devices) : ClockWatch(gpu_bus_ids(devices)) {}
 
 ClockWatch::~ClockWatch() = default;
 

@@ -295,10 +295,7 @@ TuneSummary run_tune(const TuneOptions& o) {
   }
   write_provenance(o, fam, devices, sum.total, "running");
   // What the clocks do while kernels are timed (NVML; inactive elsewhere): sampled at every tick and finished shape.
-  std::vector<std::string> bus_ids;
-  for (const auto& d : devices)
-    if (d.backend == "gpu") bus_ids.push_back(d.pci_bus_id);
-  discover::ClockWatch clocks(bus_ids);
+  discover::ClockWatch clocks(devices);
   copy_untuned_input(o.input, o.output);
   log().info("tune {}: {} shapes ({} to do, {} already done), {} candidates each, {} worker(s) on {} ({}, cu_num {})",
              family_name(fam), sum.total, todo.size(), sum.skipped, cand_names.size(), devices.size(), dev.name,
@@ -439,13 +436,7 @@ TuneSummary run_tune(const TuneOptions& o) {
   sum.device = to_string(devices_wanted.backend);
   sum.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   const discover::ClockSummary clk = clocks.summary();
-  if (clk.power_capped > 0 || clk.thermal > 0)
-    log().info("clocks: {} of {} samples with the GPU busy ran under {} (SM clock median {} MHz, down to {}, top "
-               "{}): the times are sustained-load figures, slower than first launches after a pause "
-               "(docs/cli/tune.md, --settle-ms)",
-               std::max(clk.power_capped, clk.thermal), clk.busy,
-               clk.power_capped >= clk.thermal ? "the board's power cap" : "thermal slowdown", clk.median_sm_mhz,
-               clk.min_sm_mhz, clk.max_sm_mhz);
+  if (const std::string note = discover::clock_note(clk); !note.empty()) log().info("{}", note);
   write_provenance(o, fam, devices, sum.total, sum.missing.empty() ? "finished" : "incomplete",
                    clocks.active() ? &clk : nullptr);
   return sum;

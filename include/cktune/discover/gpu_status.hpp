@@ -2,6 +2,7 @@
 // Live state of the GPUs from the vendor's management interface: NVML (libnvidia-ml.so.1, loaded with
 // dlopen so the binary never depends on it) on NVIDIA, `rocm-smi --json` on AMD (unverified: no AMD
 // machine here). Answers "busy or free", current clocks and utilisation; "unknown" when neither is there.
+#include "cktune/core/device.hpp"
 #include "cktune/core/names.hpp"
 #include <cstdint>
 #include <memory>
@@ -85,6 +86,9 @@ struct ClockSummary {
   int max_sm_mhz = 0;                     // the device's top SM clock
 };
 
+// What a run's log says about its clocks: "" when no busy sample was slowed, else which limit held how many of
+// them, and that the times are sustained-load figures.
+std::string clock_note(const ClockSummary& s);
 // The names of the reasons set in a mask ("sw_power_cap", "hw_thermal", ...), in bit order.
 std::vector<std::string> clock_event_names(std::uint64_t reasons);
 ClockSummary summarize_clocks(const std::vector<ClockSample>& samples);
@@ -94,6 +98,7 @@ ClockSummary summarize_clocks(const std::vector<ClockSample>& samples);
 class ClockWatch {
  public:
   explicit ClockWatch(std::vector<std::string> pci_bus_ids);
+  explicit ClockWatch(const std::vector<DeviceInfo>& devices);  // the GPU-backend ones among them
   ~ClockWatch();
   ClockWatch(const ClockWatch&) = delete;
   ClockWatch& operator=(const ClockWatch&) = delete;

@@ -77,13 +77,35 @@ TEST(Clocks, SummaryCountsOnlyBusySamples) {
   EXPECT_EQ(summarize_clocks({}).median_sm_mhz, 0);
 }
 
+TEST(Clocks, NoteOnlyWhenABusySampleWasSlowed) {
+  ClockSummary s;
+  s.samples = 10, s.busy = 8, s.min_sm_mhz = 1980, s.median_sm_mhz = 1980, s.max_sm_mhz = 1980;
+  EXPECT_EQ(clock_note(s), "");
+  s.power_capped = 7, s.thermal = 1, s.min_sm_mhz = 1410, s.median_sm_mhz = 1455;
+  const std::string n = clock_note(s);
+  EXPECT_NE(n.find("7 of 8 samples"), std::string::npos) << n;
+  EXPECT_NE(n.find("the board's power cap"), std::string::npos) << n;
+  EXPECT_NE(n.find("median 1455 MHz, down to 1410, top 1980"), std::string::npos) << n;
+  s.power_capped = 0, s.thermal = 3;
+  EXPECT_NE(clock_note(s).find("3 of 8 samples with the GPU busy ran under thermal slowdown"), std::string::npos);
+}
+
+// A worker's device, as tune's and bench's pools return them: only GPU-backend ones with a bus id are watched.
+TEST(Clocks, WatchTakesOnlyGpuDevices) {
+  DeviceInfo cpu;
+  cpu.backend = "cpu";
+  cpu.pci_bus_id = "0000:ff:1f.7";
+  ClockWatch w(std::vector<DeviceInfo>{cpu});
+  EXPECT_FALSE(w.active());
+}
+
 // Without NVML (this CI machine) or without bus ids the watch is inactive and sampling is a no-op.
 TEST(Clocks, WatchIsANoOpWhereNvmlDoesNotAnswer) {
-  ClockWatch none({});
+  ClockWatch none(std::vector<std::string>{});
   EXPECT_FALSE(none.active());
   none.sample();
   EXPECT_EQ(none.summary().samples, 0);
-  ClockWatch absent({"0000:ff:1f.7"});  // no such device on any machine this runs on
+  ClockWatch absent(std::vector<std::string>{"0000:ff:1f.7"});  // no such device on any machine this runs on
   EXPECT_FALSE(absent.active());
   absent.sample();
   EXPECT_EQ(absent.summary().samples, 0);
