@@ -82,7 +82,8 @@ class Nvml {
     driver_ = sym<NvmlReturn (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
     // Renamed in NVML 12.x; the older name stays exported.
     reasons_ = sym<NvmlReturn (*)(NvmlDevice, unsigned long long*)>("nvmlDeviceGetCurrentClocksEventReasons");
-    if (!reasons_) reasons_ = sym<NvmlReturn (*)(NvmlDevice, unsigned long long*)>("nvmlDeviceGetCurrentClocksThrottleReasons");
+    if (!reasons_)
+      reasons_ = sym<NvmlReturn (*)(NvmlDevice, unsigned long long*)>("nvmlDeviceGetCurrentClocksThrottleReasons");
     if (!init_ || !count_ || !handle_) {
       error_ = "NVML library lacks nvmlInit_v2 / nvmlDeviceGetCount_v2";
       return;
@@ -267,6 +268,7 @@ ClockSummary summarize_clocks(const std::vector<ClockSample>& samples) {
     s.max_sm_mhz = std::max(s.max_sm_mhz, c.max_sm_clock_mhz);
     if (c.utilization_pct <= 0 || (c.reasons & kClockEventIdle)) continue;
     ++s.busy;
+    s.reasons |= c.reasons;
     if (c.reasons & (kClockEventSwPowerCap | kClockEventHwPowerBrake)) ++s.power_capped;
     if (c.reasons & (kClockEventSwThermal | kClockEventHwThermal | kClockEventHwSlowdown)) ++s.thermal;
     if (c.sm_clock_mhz > 0) busy_mhz.push_back(c.sm_clock_mhz);

@@ -148,10 +148,14 @@ void write_provenance(const TuneOptions& o, Family family, const std::vector<Dev
   j["shard"] = o.shard;
   j["shapes"] = shapes;
   if (clocks && clocks->samples > 0)
-    j["clocks"] = {{"samples", clocks->samples},           {"busy_samples", clocks->busy},
-                   {"power_capped_samples", clocks->power_capped}, {"thermal_samples", clocks->thermal},
-                   {"sm_clock_mhz_min", clocks->min_sm_mhz}, {"sm_clock_mhz_median", clocks->median_sm_mhz},
-                   {"sm_clock_mhz_max", clocks->max_sm_mhz}};
+    j["clocks"] = {{"samples", clocks->samples},
+                   {"busy_samples", clocks->busy},
+                   {"power_capped_samples", clocks->power_capped},
+                   {"thermal_samples", clocks->thermal},
+                   {"sm_clock_mhz_min", clocks->min_sm_mhz},
+                   {"sm_clock_mhz_median", clocks->median_sm_mhz},
+                   {"sm_clock_mhz_max", clocks->max_sm_mhz},
+                   {"reasons", discover::clock_event_names(clocks->reasons)}};
   write_file_atomic(path, j.dump(2) + "\n");
 }
 

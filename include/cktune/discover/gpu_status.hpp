@@ -84,6 +84,7 @@ struct ClockSummary {
   int thermal = 0;       // busy samples under thermal or hardware slowdown
   int min_sm_mhz = 0, median_sm_mhz = 0;  // over the busy samples (0 when none)
   int max_sm_mhz = 0;                     // the device's top SM clock
+  std::uint64_t reasons = 0;              // every reason seen in a busy sample (names: clock_event_names)
 };
 
 // What a run's log says about its clocks: "" when no busy sample was slowed, else which limit held how many of

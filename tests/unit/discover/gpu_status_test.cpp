@@ -73,6 +73,7 @@ TEST(Clocks, SummaryCountsOnlyBusySamples) {
   EXPECT_EQ(s.min_sm_mhz, 1215);
   EXPECT_EQ(s.median_sm_mhz, 1620);
   EXPECT_EQ(s.max_sm_mhz, 1980);
+  EXPECT_EQ(clock_event_names(s.reasons), (std::vector<std::string>{"sw_power_cap", "hw_thermal"}));  // busy only
   EXPECT_EQ(summarize_clocks({}).busy, 0);
   EXPECT_EQ(summarize_clocks({}).median_sm_mhz, 0);
 }
