@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 40, call 12: the clock note in `bench` too (and again in `tune` after the refactor): call 9's four shapes
-# tuned with the defaults, then benched against the default. .carryz: cktune.xz (HEAD).
+# tuned with the defaults, then benched against the default. .carryz: cktune.xz (HEAD; call 13: 1d7623e, the provenance naming the reasons).
 set -u
 bash scripts/unpack_carry.sh > /dev/null
 O=/tmp/clk42; mkdir -p $O
