@@ -61,7 +61,7 @@ const GpuStatus* find_status(const GpuStatusReport& report, std::string_view pci
 // Under sustained load a GPU can run below its top clock for reasons that change the timings: the board's power
 // cap, thermal slowdown. NVML says which, as a mask of "clock event reasons" (nvmlClocksEventReason*). `tune`
 // samples them while it runs and records a summary in its provenance, so that a table says whether its times were
-// taken under the cap (docs/perf.md, 2026-11-30: the H200 at its 700 W cap runs long prefill kernels 10-19% slower
+// taken under the cap (docs/perf.md, 2026-11-30: the H200 at its 700 W cap ran long prefill kernels 2-19% slower
 // than in the first launches after a pause).
 inline constexpr std::uint64_t kClockEventIdle = 0x1;
 inline constexpr std::uint64_t kClockEventSwPowerCap = 0x4;
