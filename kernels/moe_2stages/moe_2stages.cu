@@ -68,10 +68,10 @@ gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stre
 
 // wgmma stages: the weights of every expert as one 2-D map, boxes of 64 rows (stage 1: a gate half and
 // an up half of a warpgroup's 128 rows) or of the tile's rows (stage 2: 128 or 256).
-template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1>
+template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1, bool kQuant = false>
 gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
-  auto kernel = detail::wg_stage_kernel<C, kS1, kStaged, kAcc, kSplit>;
+  auto kernel = detail::wg_stage_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant>;
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mw;
   const bool made = kS1 ? gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kWN / 2)
@@ -101,7 +101,7 @@ template <class C, bool kAcc = false>
 gpu::ErrorCode launch_stage2(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
-template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1>
+template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1, bool kQuant = false>
 gpu::ErrorCode launch_wg(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
@@ -134,6 +134,11 @@ using Entry = TableEntry<StageParams, LaunchFn>;
 #define CKTUNE_WG1S(BM, ST, S)                                                                          \
   Entry{StageParams{0, nullptr, Stage::One, BM, 128, ((BM) / 64 + 1) * 4, ST, S, Engine::Wgmma, false},  \
         &launch_wg<detail::WgCfg<BM, ST>, true, false, false, S>}
+// The 256-row stage 1 (block_m 64, two column warpgroups) re-quantising its tile for stage 2 (`_q`): a tile's 128 gated
+// columns are one 1x128 group of each row, so the pipeline needs no quantize_stage1 launch between the stages.
+#define CKTUNE_WG1Q(ST)                                                                                             \
+  Entry{StageParams{0, nullptr, Stage::One, 64, 256, 12, ST, 1, Engine::Wgmma, false, false, 0, false, true},      \
+        &launch_wg<detail::WgCfg<64, ST, false, 256, 2>, true, false, false, 1, true>}
 // wgmma stage 2: 128 output columns, block_m rows, ST stages, output rows stored directly or staged (SO).
 #define CKTUNE_WG2(BM, ST, SO)                                                                        \
   Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, SO},   \
@@ -174,6 +179,8 @@ const std::array kStage1 = {
     // columns instead of once for 64, where ncu had stage 1 77% L2-bound at 4096 DeepSeek-V3 tokens. H200, DeepSeek-V3
     // TP8, best pipeline 4096 tokens 770.5-771.2 against 784.3-799.4 us without it (docs/perf.md, 2026-11-29 14:33).
     CKTUNE_WG1(64, 4, 2),
+    // The same re-quantising its tile (2026-11-30; appended): one launch and one wait between the stages fewer.
+    CKTUNE_WG1Q(4),
 };
 const std::array kStage2 = {
     CKTUNE_S2(64, 16, 2, 1),   CKTUNE_S2(128, 16, 4, 1),  CKTUNE_S2(64, 32, 2, 1), CKTUNE_S2(128, 32, 4, 1),
@@ -202,6 +209,7 @@ const std::array kStage2 = {
 #undef CKTUNE_WG1
 #undef CKTUNE_WG1S
 #undef CKTUNE_WG1P
+#undef CKTUNE_WG1Q
 #undef CKTUNE_WG2
 #undef CKTUNE_WG2A
 #undef CKTUNE_WG2W
@@ -210,7 +218,7 @@ std::string stage1_name(const StageParams& s) {
   return s.engine == Engine::Wgmma
              ? "cktune_moe_s1wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
                    std::to_string(s.stages) + (s.split_k > 1 ? "_sk" + std::to_string(s.split_k) : "") +
-                   (s.paired ? "_p2" : "")
+                   (s.paired ? "_p2" : "") + (s.requantize ? "_q" : "")
              : "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
                    std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
 }

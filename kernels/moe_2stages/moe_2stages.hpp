@@ -44,6 +44,8 @@ struct StageParams {
   int col_group = 0;          // wgmma: tiles in groups of this many column tiles, all blocks of a group
                               // before the next; 0 = all column tiles of a block, block after block
   bool paired = false;        // wgmma stage 1: k-blocks through two partial tiles that take turns (`_p2`)
+  bool requantize = false;    // stage 1: also writes aq / a_scale, its tile re-quantised per 1x128 (`_q`), so that
+                              // the pipeline launches no quantize_stage1
 };
 
 // Every instance of a stage, in id order.
@@ -93,7 +95,7 @@ bool overlap_launches(int tokens, int topk);
 // Enqueue one stage. No allocation, no synchronisation.
 gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream);
 
-// aq / a_scale := `a` re-quantised per 1x128 (after stage 1, before stage 2).
+// aq / a_scale := `a` re-quantised per 1x128 (after a stage 1 without `requantize`, before stage 2).
 gpu::ErrorCode quantize_stage1(const Args& a, gpu::Stream stream);
 // out[t, :] = bf16(sum of the topk rows y_slots[t*topk + k, :]) (after a stage 2 that does not accumulate).
 gpu::ErrorCode reduce_slots(const uint16_t* y_slots, uint16_t* out, int tokens, int topk, int model_dim,

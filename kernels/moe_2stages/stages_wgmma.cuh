@@ -68,7 +68,11 @@ struct WgCfg {
   static constexpr int kSideBytes = kSide ? 16 * BM + 16 * 2 : 0;
   static constexpr int kSideOfs = kOutOfs + kConsumers * 4 * kOutWarpBytes;
   static constexpr int kBarOfs = kSideOfs + ST * kSideBytes;
-  static constexpr int kSmem = kBarOfs + 2 * ST * 8 + 1024;  // + slack for the 1024-byte alignment
+  // Stage 1 `_q` (CG = 2): each row's amax over a column warpgroup's 64 gated columns, [CG][64] floats, which the two
+  // warpgroups exchange to re-quantise the tile's 128 columns (store_requantize_tile).
+  static constexpr int kXchOfs = kBarOfs + 2 * ST * 8;
+  static constexpr int kXchBytes = CG == 2 ? CG * 64 * 4 : 0;
+  static constexpr int kSmem = kXchOfs + kXchBytes + 1024;  // + slack for the 1024-byte alignment
   static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
   static_assert(TNT == 128 || TNT == 256, "one or two halves of 128 columns");
   static_assert(CG == 1 || (CG == 2 && BM == 64 && TNT == 256 && !P2), "column warpgroups: block_m 64, one partial each");
@@ -87,6 +91,15 @@ struct WgCfg {
 // through its staging rows and leave in 16-byte pieces, 2 rows an instruction).
 // A split-K stage 1 stores only its rank's share of the column groups: j / groups_per_rank == rank
 // (groups_per_rank = 0: every group).
+// Stage 1's output pair of 8-column group j of the thread's row h: bf16(silu(gate) * up * rw) of its two columns, gate
+// group j and its up partner j + HN/8, packed. store_tile and store_requantize_tile take the same bits from here.
+template <int HN, int N>
+__device__ __forceinline__ uint32_t gated_pair(const float (&acc)[N], int h, int j, float rw) {
+  const float g0 = acc[j * 4 + 2 * h], g1 = acc[j * 4 + 2 * h + 1];
+  const float u0 = acc[(j + HN / 8) * 4 + 2 * h], u1 = acc[(j + HN / 8) * 4 + 2 * h + 1];
+  return gpu::pack_bf16x2(silu(g0) * u0 * rw, silu(g1) * u1 * rw);
+}
+
 template <class C, bool kS1, bool kStaged, bool kAcc>
 __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::kWN / 2], const RowInfo& ri0,
                                            const RowInfo& ri1, int n0, uint8_t* smem, int tid, int rank = 0,
@@ -96,9 +109,7 @@ __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::
   const int lane = tid & 31, c0 = (lane & 3) * 2;
   auto pair = [&](int h, int j, float rw) {
     if constexpr (kS1) {
-      const float g0 = acc[j * 4 + 2 * h], g1 = acc[j * 4 + 2 * h + 1];
-      const float u0 = acc[(j + HN / 8) * 4 + 2 * h], u1 = acc[(j + HN / 8) * 4 + 2 * h + 1];
-      return gpu::pack_bf16x2(silu(g0) * u0 * rw, silu(g1) * u1 * rw);
+      return gated_pair<HN>(acc, h, j, rw);
     } else {
       return gpu::pack_bf16x2(acc[j * 4 + 2 * h] * rw, acc[j * 4 + 2 * h + 1] * rw);
     }
@@ -156,6 +167,64 @@ __device__ __forceinline__ void store_tile(const Args& a, const float (&acc)[C::
           *reinterpret_cast<uint4*>(dst) = v[i];
       }
     }
+  }
+}
+
+// Stage 1 `_q`: store_tile's direct stores of the tile's bf16 rows, and the tile's 128 gated columns (group `group` of
+// each row's 1x128 blocks; 64 in each of the two column warpgroups, cg) re-quantised for stage 2 as quantize_a_kernel
+// does, from the same bf16 values: a row's amax over its quad's lanes, then over both warpgroups through xch ([2][64]
+// floats), scale = amax / 448, each value's fp8 byte of v / scale (stage_math.cuh). Writes a, aq and a_scale of the
+// tile's routed rows (padding rows cost no arithmetic); every consumer thread takes part in the exchange (two barriers
+// over both warpgroups). lr0: the thread's first row of the block (the second is lr0 + 8).
+template <class C>
+__device__ __forceinline__ void store_requantize_tile(const Args& a, const float (&acc)[C::kWN / 2], const RowInfo& ri0,
+                                                      const RowInfo& ri1, int nc, int group, float* xch, int lr0,
+                                                      int cg, int tid) {
+  constexpr int HN = C::kWN / 2;  // a warpgroup's gate columns
+  static_assert(C::kColGroups == 2 && C::kRowGroups == 1 && HN == 64, "128 gated columns over two column warpgroups");
+  constexpr int kConsumerThreads = C::kConsumers * 128;
+  const int lane = tid & 31, c0 = (lane & 3) * 2;
+  const int I = a.inter_dim;
+  uint32_t bits[2][HN / 8];
+  float m[2] = {0.f, 0.f};
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const RowInfo& ri = h ? ri1 : ri0;
+    if (ri.token < 0) continue;
+    const float rw = a.doweight_stage1 ? ri.weight : 1.0f;
+    uint16_t* dst = a.a + (static_cast<size_t>(ri.token) * a.topk + ri.slot) * I + nc + c0;
+#pragma unroll
+    for (int j = 0; j < HN / 8; ++j) {
+      bits[h][j] = gated_pair<HN>(acc, h, j, rw);
+      *reinterpret_cast<uint32_t*>(dst + j * 8) = bits[h][j];
+      m[h] = fmaxf(m[h], fmaxf(fabsf(gpu::bf16_bits_to_f32(static_cast<uint16_t>(bits[h][j] & 0xffffu))),
+                               fabsf(gpu::bf16_bits_to_f32(static_cast<uint16_t>(bits[h][j] >> 16)))));
+    }
+  }
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    m[h] = fmaxf(m[h], __shfl_xor_sync(0xffffffffu, m[h], 1));
+    m[h] = fmaxf(m[h], __shfl_xor_sync(0xffffffffu, m[h], 2));
+  }
+  if ((lane & 3) == 0) xch[cg * 64 + lr0] = m[0], xch[cg * 64 + lr0 + 8] = m[1];
+  gpu::sm90::named_barrier_sync(3, kConsumerThreads);
+  m[0] = fmaxf(m[0], xch[(1 - cg) * 64 + lr0]);
+  m[1] = fmaxf(m[1], xch[(1 - cg) * 64 + lr0 + 8]);
+  gpu::sm90::named_barrier_sync(3, kConsumerThreads);  // both have read before the next tile writes
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const RowInfo& ri = h ? ri1 : ri0;
+    if (ri.token < 0) continue;
+    const size_t row = static_cast<size_t>(ri.token) * a.topk + ri.slot;
+    const float scale = requant_scale(m[h]);
+    uint8_t* dst = a.aq + row * I + nc + c0;
+#pragma unroll
+    for (int j = 0; j < HN / 8; ++j) {
+      const uint32_t q = requant_fp8(gpu::bf16_bits_to_f32(static_cast<uint16_t>(bits[h][j] & 0xffffu)), scale) |
+                         requant_fp8(gpu::bf16_bits_to_f32(static_cast<uint16_t>(bits[h][j] >> 16)), scale) << 8;
+      *reinterpret_cast<uint16_t*>(dst + j * 8) = static_cast<uint16_t>(q);
+    }
+    if (cg == 0 && (lane & 3) == 0) a.a_scale[row * (I / 128) + group] = scale;
   }
 }
 
@@ -232,7 +301,10 @@ __device__ __forceinline__ void split_reduce_store(const Args& a, float (&acc)[C
 // each a slice of its k-blocks, and reduce through the cluster (split_reduce_store). At 2 DeepSeek-V3
 // tokens the unsplit stage 1 has 64 tiles for 264 CTA slots, each streaming 917 KB through a 4-stage
 // ring: DRAM at 37% (ncu).
-template <class C, bool kS1, bool kStaged, bool kAcc, int kSplit = 1>
+//
+// kQuant (stage 1, CG = 2: a tile is one 1x128 group of its rows): the epilogue also re-quantises the tile for stage 2
+// (store_requantize_tile), so that the pipeline needs no quantize_a_kernel between the stages.
+template <class C, bool kS1, bool kStaged, bool kAcc, int kSplit = 1, bool kQuant = false>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     wg_stage_kernel(const __grid_constant__ CUtensorMap tmap_w, const Args a, int col_tiles, int col_group) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -241,6 +313,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   constexpr int WN = C::kWN;  // columns of a warpgroup's accumulator: TN, or half of it (two-half stage 2, CG = 2)
   constexpr int WH = WN / 2;  // stage 1: a warpgroup's gate columns (its up partners follow)
   static_assert(!kS1 || C::kHalves == 1, "stage 1 tiles are one 128-row wgmma wide");
+  static_assert(!kQuant || (kS1 && kSplit == 1 && C::kColGroups == 2), "re-quantising stage 1: a tile is a 1x128 group");
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = align_smem<1024>(smem_raw);
   uint64_t* full = reinterpret_cast<uint64_t*>(smem + C::kBarOfs);
@@ -268,8 +341,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   }
   if (tid == C::kConsumers * 128) tma_prefetch_desc(&tmap_w);
   // Stage 1 reads the sorting's outputs: it waits for the kernel before it (the sorting) first. Stage 2
-  // comes after the re-quantisation, which starts only once stage 1 has passed its own wait, so the
-  // sorting has completed when stage 2 starts: it reads the sorting's outputs at once and asks for its
+  // comes after the re-quantisation (or right after a `_q` stage 1), which starts only once stage 1 has passed its own
+  // wait, so the sorting has completed when stage 2 starts: it reads the sorting's outputs at once and asks for its
   // first weights (which no kernel writes) before it waits for the re-quantised rows (below).
   if constexpr (kS1) gpu::follow_previous_grid();
   const int used_blocks = a.num_valid_ids[0] / BM;
@@ -489,6 +562,9 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       }
       if constexpr (kSplit > 1)
         split_reduce_store<C, kSplit>(a, acc, ri0, ri1, n0, smem, tid, rank);
+      else if constexpr (kQuant)
+        store_requantize_tile<C>(a, acc, ri0, ri1, nc, at.col, reinterpret_cast<float*>(smem + C::kXchOfs), lr0, cg,
+                                 tid);
       else
         store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, nc, smem, tid);
     }

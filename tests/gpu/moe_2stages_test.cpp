@@ -222,12 +222,32 @@ TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
       for (const auto& p : km::stage_instances(km::Stage::One)) {
         if (p.engine != km::Engine::Wgmma || p.block_m != bm || km::why_not(p, T, D, I, E, K) != nullptr) continue;
         a_wg.memset(0xff, stream);  // bf16 NaN: a cell the kernel leaves unwritten is counted
+        aq.memset(0xff, stream);    // fp8 NaN and a NaN scale: what a re-quantising stage 1 leaves unwritten
+        as.memset(0xff, stream);
         a.a = a_wg.as<uint16_t>();
         ASSERT_EQ(km::launch(p, a, st), gpu::kSuccess);
         stream.synchronize();
-        differ(a_ref, a_wg, pairs, static_cast<size_t>(I),
-               std::string(p.name) + " vs " + ref1->name + " T=" + std::to_string(T) + " D=" + std::to_string(D), 1e-2f,
-               1e-2f, 1e-3);
+        const std::string what =
+            std::string(p.name) + " vs " + ref1->name + " T=" + std::to_string(T) + " D=" + std::to_string(D);
+        differ(a_ref, a_wg, pairs, static_cast<size_t>(I), what, 1e-2f, 1e-2f, 1e-3);
+        if (!p.requantize) continue;
+        // Its own bf16 rows re-quantised: the same bytes and scales as quantize_stage1 makes of them, every row (each
+        // pair is routed).
+        std::vector<uint8_t> q_own(pairs * I), q_sep(pairs * I);
+        std::vector<uint32_t> s_own(pairs * (I / 128)), s_sep(pairs * (I / 128));
+        aq.copy_to_host(q_own.data(), q_own.size(), stream);
+        as.copy_to_host(s_own.data(), s_own.size() * 4, stream);
+        ASSERT_EQ(km::quantize_stage1(a, st), gpu::kSuccess);
+        aq.copy_to_host(q_sep.data(), q_sep.size(), stream);
+        as.copy_to_host(s_sep.data(), s_sep.size() * 4, stream);
+        size_t q_diff = 0, s_diff = 0;
+        for (size_t i = 0; i < q_own.size(); ++i) q_diff += q_own[i] != q_sep[i];
+        for (size_t i = 0; i < s_own.size(); ++i) s_diff += s_own[i] != s_sep[i];
+        EXPECT_EQ(q_diff, 0u) << what << ": re-quantised bytes that differ from quantize_stage1's";
+        EXPECT_EQ(s_diff, 0u) << what << ": scales that differ from quantize_stage1's";
+        std::printf("%s: re-quantised in the kernel, %zu of %zu bytes and %zu of %zu scales differ from "
+                    "quantize_stage1's\n", what.c_str(), q_diff, q_own.size(), s_diff, s_own.size());
+        ++compared;
       }
       a.a = a_ref.as<uint16_t>();
       ASSERT_EQ(km::quantize_stage1(a, st), gpu::kSuccess);

@@ -233,9 +233,9 @@ class PipelineInstance final : public Instance {
     a.sorted_expert_ids = so.expert_ids.as<int32_t>();
     a.num_valid_ids = so.num_valid.as<int32_t>();
     a.max_blocks = so.max_blocks;
-    if (part == Part::Stage1) {  // stage 1 and its re-quantisation for stage 2
+    if (part == Part::Stage1) {  // stage 1 and its re-quantisation for stage 2 (a `_q` stage 1 does both)
       CKTUNE_GPU_CHECK(moe::launch(s1_, a, w.stream()));
-      CKTUNE_GPU_CHECK(moe::quantize_stage1(a, w.stream()));
+      if (!s1_.requantize) CKTUNE_GPU_CHECK(moe::quantize_stage1(a, w.stream()));
       return;
     }
     if (part == Part::Stage2) {
