@@ -28,15 +28,15 @@ __device__ __forceinline__ void load_a_frag(uint32_t tile, int row0, int ks, int
                          af[1], af[2], af[3]);
 }
 
-// One 1x128 group of stage 1's bf16 output re-quantised for stage 2 as AITER does: the warp holds the
-// group, 4 values a lane; scale = amax/448 (1 for an all-zero group), values rounded to nearest even and
-// saturated to fp8 e4m3fn. Returns this lane's 4 bytes, packed; `scale` is the group's.
-// Its two steps, which the stage-1 kernels that re-quantise their own tile (`_q`) share: the group's scale from its
-// amax, and one value's fp8 byte.
+// The two steps of the 1x128 re-quantisation below, which the stage-1 kernels that re-quantise their own tile (`_q`)
+// share: a group's scale from its amax (1 for an all-zero group), and one value's fp8 byte.
 __device__ __forceinline__ float requant_scale(float amax) { return amax > 0.f ? amax / 448.0f : 1.0f; }
 __device__ __forceinline__ uint32_t requant_fp8(float v, float scale) {
   return static_cast<uint32_t>(__nv_cvt_float_to_fp8(v / scale, __NV_SATFINITE, __NV_E4M3));
 }
+// One 1x128 group of stage 1's bf16 output re-quantised for stage 2 as AITER does: the warp holds the
+// group, 4 values a lane; scale = amax/448 (1 for an all-zero group), values rounded to nearest even and
+// saturated to fp8 e4m3fn. Returns this lane's 4 bytes, packed; `scale` is the group's.
 __device__ __forceinline__ uint32_t quantize_1x128(const float (&v)[4], float& scale) {
   float amax = fmaxf(fmaxf(fabsf(v[0]), fabsf(v[1])), fmaxf(fabsf(v[2]), fabsf(v[3])));
 #pragma unroll
