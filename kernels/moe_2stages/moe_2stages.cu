@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdlib>
 
 #include "../common/instance_table.hpp"
 #include "stages.cuh"
@@ -22,6 +23,17 @@ using LaunchFn = gpu::ErrorCode (*)(const StageParams&, const Args&, gpu::Stream
 // set up their barriers and prefetch the weights' descriptor before it).
 gpu::LaunchOpts launch_opts(int tokens, int topk, unsigned cluster_z = 1) {
   return gpu::LaunchOpts{dim3(1, 1, cluster_z), overlap_launches(tokens, topk)};
+}
+
+// CKTUNE_MOE_STAGE1_ROUTE=0 in the environment keeps every wgmma stage 1 waiting for the sorting before its first
+// requests (Args::route_stage1 ignored): for before/after comparisons, or should the early requests misbehave. Read
+// once per process.
+bool stage1_may_route() {
+  static const bool may = [] {
+    const char* v = std::getenv("CKTUNE_MOE_STAGE1_ROUTE");
+    return v == nullptr || v[0] != '0';
+  }();
+  return may;
 }
 
 #if defined(CKTUNE_CUDA)
@@ -68,11 +80,18 @@ gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stre
 
 // wgmma stages: the weights of every expert as one 2-D map, boxes of 64 rows (stage 1: a gate half and
 // an up half of a warpgroup's 128 rows) or of the tile's rows (stage 2: 128 or 256).
+template <class C, bool kS1, bool kStaged, bool kAcc, int kSplit, bool kQuant, bool kRoute>
+gpu::ErrorCode launch_wg_kernel(const CUtensorMap& mw, const Args& a, dim3 grid, int col_tiles, int group,
+                                gpu::Stream stream) {
+  static std::atomic<int> smem_set{0};
+  auto kernel = detail::wg_stage_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, kRoute>;
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
+  return gpu::launch(kernel, grid, dim3(C::kThreads), C::kSmem, stream,
+                     launch_opts(a.tokens, a.topk, static_cast<unsigned>(kSplit)), mw, a, col_tiles, group);
+}
+
 template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1, bool kQuant = false>
 gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream) {
-  static std::atomic<int> smem_set{0};
-  auto kernel = detail::wg_stage_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant>;
-  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mw;
   const bool made = kS1 ? gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kWN / 2)
                         : gpu::tma::make_kmajor_map(&mw, a.w2q, a.experts * a.model_dim, a.inter_dim, C::kTN);
@@ -82,14 +101,21 @@ gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream
   const long long tiles = static_cast<long long>(col_tiles) * grid_blocks(a);
   if constexpr (kSplit > 1) {
     // Split-K: a cluster of kSplit CTAs a tile, every tile the sorted blocks can use (the unused exit).
-    return gpu::launch(kernel, dim3(static_cast<unsigned>(tiles), 1, kSplit), dim3(C::kThreads), C::kSmem, stream,
-                       launch_opts(a.tokens, a.topk, kSplit), mw, a, col_tiles, col_tiles);
+    return launch_wg_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, false>(
+        mw, a, dim3(static_cast<unsigned>(tiles), 1, kSplit), col_tiles, col_tiles, stream);
+  } else {
+    const int sms = gpu::current_device_multiprocessors(132);
+    const dim3 grid(static_cast<unsigned>(std::max(1ll, std::min<long long>(tiles, 1ll * sms * C::kMinBlocks))));
+    const int group = p.col_group > 0 ? std::min(p.col_group, col_tiles) : col_tiles;
+    // A stage 1 of a pipeline at decode sizes routes its first tile itself (route_first_tile): a kernel of its own, so
+    // that the larger sizes run code without it (with a run-time switch the kernels were 0.6% slower at 512 tokens).
+    if constexpr (kS1) {
+      if (a.route_stage1 && stage1_may_route() && a.topk_ids != nullptr && a.topk_weights != nullptr &&
+          static_cast<long long>(a.tokens) * a.topk <= kRouteMaxPairs && a.experts <= kRouteMaxExperts)
+        return launch_wg_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, true>(mw, a, grid, col_tiles, group, stream);
+    }
+    return launch_wg_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, false>(mw, a, grid, col_tiles, group, stream);
   }
-  const int sms = gpu::current_device_multiprocessors(132);
-  const unsigned grid = static_cast<unsigned>(std::max(1ll, std::min<long long>(tiles, 1ll * sms * C::kMinBlocks)));
-  const int group = p.col_group > 0 ? std::min(p.col_group, col_tiles) : col_tiles;
-  return gpu::launch(kernel, dim3(grid), dim3(C::kThreads), C::kSmem, stream, launch_opts(a.tokens, a.topk), mw, a,
-                     col_tiles, group);
 }
 #else
 // HIP: the MFMA inner loops of these stages do not exist yet; why_not() rejects every instance there.
@@ -277,6 +303,7 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
   return nullptr;
 #endif
 }
+
 
 bool overlap_launches(int tokens, int topk) { return static_cast<long long>(tokens) * topk <= 16384; }
 

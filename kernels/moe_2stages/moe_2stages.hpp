@@ -78,7 +78,16 @@ struct Args {
   const int32_t* topk_ids;     // [tokens, topk]
   const float* topk_weights;   // [tokens, topk]
   int* fused_counts;           // [fused_count_ints()] zeroed once; the kernel leaves it zeroed
+  // An unsplit wgmma stage 1 may find its first tile's expert and rows from topk_ids itself (decode sizes: tokens *
+  // topk <= kRouteMaxPairs, experts <= kRouteMaxExperts; launch() decides and launches that form of the kernel), so
+  // that its first tile need not wait for the sorting. Set only where topk_ids and topk_weights are what the sorting
+  // read, without an expert mask (the pipeline).
+  bool route_stage1;
 };
+
+// The sizes at which a wgmma stage 1 routes its first tile itself (Args::route_stage1).
+constexpr int kRouteMaxPairs = 512;
+constexpr int kRouteMaxExperts = 1024;
 
 // nullptr = can run; else why not. `sm` = compute capability major*10+minor.
 const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_dim, int experts, int topk,

@@ -228,6 +228,116 @@ __device__ __forceinline__ void store_requantize_tile(const Args& a, const float
   }
 }
 
+// A stage 1 routing its first tile itself (Args::route_stage1): a warpgroup (128 threads, pt = 0..127) finds, from
+// topk_ids and without the sorting, what the sorting will put in the block of the CTA's first tile, so that the tile's
+// weight requests go out while the sorting still runs (the sorting ends ~3.5 us into an 8-token DeepSeek-V3 pipeline,
+// and its completion reaches the stage's wait ~1.5 us later: docs/perf.md, 2026-11-30 06:58). The first consumer
+// warpgroup does it: the producer's 40 registers could not hold it beside its ring without spilling (2026-11-30).
+// The sorting's order: experts by increasing id, each padded to whole blocks of BM rows, an expert's pairs in flat
+// (token, slot) order; ids outside [0, experts) are dropped. Counts by shared-memory atomics, the blocks over the
+// experts by a scan over the warpgroup, the owner of the tile's block by the thread whose experts hold it, and the
+// pairs' ranks by ballots in flat order. `scratch`: RouteScratch::kBytes of shared memory no one else uses yet. Named
+// barrier 5 (the warpgroup). Leaves in `scratch`: [kOwner] the expert (-1: the CTA has no tile), [kOwner + 1] the
+// sorted blocks in use, [kRows] the block's BM packed sorted ids.
+struct RouteScratch {
+  static constexpr int kSteps = kRouteMaxPairs / 128;  // pairs a thread
+  static constexpr int kCounts = 0, kWarpBlocks = kRouteMaxExperts, kMatches = kWarpBlocks + 4,
+                       kOwner = kMatches + kSteps * 4, kFirstBlock = kOwner + 2, kRows = kFirstBlock + 1;
+  static constexpr int kBytes = (kRows + 128) * 4;
+  static_assert(kSteps * 4 <= 32, "one warp scans the (step, warp) match counts");
+};
+
+template <int BM>
+__device__ __forceinline__ void route_first_tile(const Args& a, int* scratch, int pt, int col_tiles, int group,
+                                                 int tile) {
+  using R = RouteScratch;
+  constexpr int P = R::kSteps, kBar = 5, kN = 128;
+  int* cnt = scratch + R::kCounts;
+  int* wblocks = scratch + R::kWarpBlocks;
+  int* matches = scratch + R::kMatches;
+  int* owner = scratch + R::kOwner;
+  int* first_block = scratch + R::kFirstBlock;
+  uint32_t* rows = reinterpret_cast<uint32_t*>(scratch + R::kRows);
+  const int E = a.experts, n = a.tokens * a.topk, lane = pt & 31, warp = pt >> 5;
+  int key[P];  // the expert of flat pair j * 128 + pt (-1: none or dropped)
+#pragma unroll
+  for (int j = 0; j < P; ++j) {
+    const int f = j * kN + pt;
+    const int e = f < n ? __ldg(a.topk_ids + f) : -1;
+    key[j] = e >= 0 && e < E ? e : -1;
+  }
+  for (int e = pt; e < E; e += kN) cnt[e] = 0;
+  gpu::sm90::named_barrier_sync(kBar, kN);
+#pragma unroll
+  for (int j = 0; j < P; ++j)
+    if (key[j] >= 0) atomicAdd(&cnt[key[j]], 1);
+  gpu::sm90::named_barrier_sync(kBar, kN);
+  // Blocks over the experts: thread pt takes experts [e0, e1); `first` = the first block of e0.
+  const int per = (E + kN - 1) / kN, e0 = min(E, pt * per), e1 = min(E, e0 + per);
+  int mine = 0;
+  for (int e = e0; e < e1; ++e) mine += (cnt[e] + BM - 1) / BM;
+  int incl = mine;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const int up = __shfl_up_sync(0xffffffffu, incl, d);
+    if (lane >= d) incl += up;
+  }
+  if (lane == 31) wblocks[warp] = incl;
+  gpu::sm90::named_barrier_sync(kBar, kN);
+  int used = 0, first = incl - mine;
+#pragma unroll
+  for (int w = 0; w < 4; ++w) {
+    const int b = wblocks[w];
+    used += b;
+    if (w < warp) first += b;
+  }
+  if (pt == 0) owner[1] = used;
+  if (tile >= used * col_tiles) {  // the same for every thread
+    if (pt == 0) owner[0] = -1;
+    return;
+  }
+  const TileAt at = TileWalk::place(tile, used, col_tiles, group);
+  if (at.block >= first && at.block < first + mine) {  // one thread: the owner and its first block
+    for (int e = e0, b = first; e < e1; ++e) {
+      const int nb = (cnt[e] + BM - 1) / BM;
+      if (at.block < b + nb) {
+        owner[0] = e, *first_block = b;
+        break;
+      }
+      b += nb;
+    }
+  }
+  gpu::sm90::named_barrier_sync(kBar, kN);
+  const int e = owner[0], skip = (at.block - *first_block) * BM;  // the block's first rank among e's pairs
+#pragma unroll
+  for (int j = 0; j < P; ++j) {
+    const uint32_t m = __ballot_sync(0xffffffffu, key[j] == e);
+    if (lane == 0) matches[j * 4 + warp] = __popc(m);
+  }
+  gpu::sm90::named_barrier_sync(kBar, kN);
+  if (warp == 0) {  // exclusive scan of the matches in flat order: (step, warp) = index j * 4 + warp
+    const int v = lane < P * 4 ? matches[lane] : 0;
+    int x = v;
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      const int up = __shfl_up_sync(0xffffffffu, x, d);
+      if (lane >= d) x += up;
+    }
+    if (lane < P * 4) matches[lane] = x - v;
+  }
+  gpu::sm90::named_barrier_sync(kBar, kN);
+  const int count = min(BM, cnt[e] - skip);
+  const uint32_t below = (1u << lane) - 1u;
+#pragma unroll
+  for (int j = 0; j < P; ++j) {
+    const uint32_t m = __ballot_sync(0xffffffffu, key[j] == e);
+    if (key[j] != e) continue;
+    const int r = matches[j * 4 + warp] + __popc(m & below) - skip, f = j * kN + pt;
+    if (r >= 0 && r < BM) rows[r] = (static_cast<uint32_t>(f % a.topk) << 24) | static_cast<uint32_t>(f / a.topk);
+  }
+  if (pt < BM && pt >= count) rows[pt] = (static_cast<uint32_t>(a.topk) << 24) | static_cast<uint32_t>(a.tokens);
+}
+
 // Split-K stage 1 (kSplit CTAs of a cluster take the k-blocks of one tile in kSplit slices): each CTA
 // parks its fp32 partials in its stage ring (free once every k-block is consumed: the producer issues
 // exactly the slice's k-blocks), in the consumers' fragment order (value i of thread t at i*128 + t, so
@@ -304,7 +414,7 @@ __device__ __forceinline__ void split_reduce_store(const Args& a, float (&acc)[C
 //
 // kQuant (stage 1, CG = 2: a tile is one 1x128 group of its rows): the epilogue also re-quantises the tile for stage 2
 // (store_requantize_tile), so that the pipeline needs no quantize_a_kernel between the stages.
-template <class C, bool kS1, bool kStaged, bool kAcc, int kSplit = 1, bool kQuant = false>
+template <class C, bool kS1, bool kStaged, bool kAcc, int kSplit = 1, bool kQuant = false, bool kRoute = false>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     wg_stage_kernel(const __grid_constant__ CUtensorMap tmap_w, const Args a, int col_tiles, int col_group) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -344,10 +454,23 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   // comes after the re-quantisation (or right after a `_q` stage 1), which starts only once stage 1 has passed its own
   // wait, so the sorting has completed when stage 2 starts: it reads the sorting's outputs at once and asks for its
   // first weights (which no kernel writes) before it waits for the re-quantised rows (below).
-  if constexpr (kS1) gpu::follow_previous_grid();
-  const int used_blocks = a.num_valid_ids[0] / BM;
-  const int tiles = used_blocks * col_tiles;
+  //
+  // A stage 1 that routes its first tile itself (kRoute: route_first_tile, decode sizes) waits later: its producer once
+  // that tile's k-blocks are issued, its consumers once they have run it. Nothing either reads or writes before its wait
+  // is touched by the sorting, and every kernel before the sorting has completed (the sorting lets this stage be
+  // scheduled only after its own wait). Both wait before this stage lets stage 2 be scheduled, so stage 2 still starts
+  // after the sorting has completed.
+  constexpr bool route = kRoute;
+  static_assert(!kRoute || (kS1 && kSplit == 1), "routing itself: an unsplit stage 1");
+  if constexpr (kS1 && !route) gpu::follow_previous_grid();
+  int used_blocks = 0, tiles = 0;  // a routing stage 1 takes them from its own routing (the sorting's, by construction)
+  if constexpr (!route) {
+    used_blocks = a.num_valid_ids[0] / BM;
+    tiles = used_blocks * col_tiles;
+  }
   static_assert(kSplit == 1 || (kS1 && !kStaged && !kAcc), "split-K is a stage-1 instance with direct stores");
+  static_assert(!kS1 || kStaged || RouteScratch::kBytes <= C::kConsumers * 4 * C::kOutWarpBytes,
+                "stage 1 routes its first tile in the staging area of the stores, which it does not use");
   const int rank = kSplit > 1 ? static_cast<int>(blockIdx.z) : 0;  // cluster dims (1, 1, kSplit)
   const int kb0 = rank * KB / kSplit, kb1 = (rank + 1) * KB / kSplit;
   const int tile_stride = kSplit > 1 ? tiles : static_cast<int>(gridDim.x);  // split: one tile a cluster
@@ -355,9 +478,6 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 
   if (wg == C::kConsumers) {
     setmaxnreg_dec<C::kProducerRegs>();
-    // Each role builds its own walk after its register count is set, so that the walk's divisors stay in
-    // registers (built before the split, they were kept in local memory and reloaded every tile).
-    const TileWalk tile_at(used_blocks, col_tiles, col_group);
     const int pt = tid - C::kConsumers * 128;
     const int ch = pt & 7;
     int g = 0;  // k-blocks issued so far, over all tiles
@@ -365,14 +485,6 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     // tile ahead: their latency passes while the current tile's k-blocks are issued.
     uint32_t ids[BM / 16];
     int e_next = 0;
-    auto fetch = [&](int tile) {
-      if (tile >= tiles) return;
-      const int block = tile_at(tile).block;
-      e_next = __ldg(a.sorted_expert_ids + block);
-#pragma unroll
-      for (int i = 0; i < BM / 16; ++i)
-        ids[i] = static_cast<uint32_t>(__ldg(a.sorted_ids + block * BM + (pt >> 3) + 16 * i));
-    };
     // The weights of k-block kb of expert e, columns from n0, into stage s (thread pt == 0 only).
     auto request_weights = [&](int s, int kb, int e, int n0) {
       const uint32_t dst = smem_at + s * C::kStageBytes + C::kABytes;
@@ -388,6 +500,46 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         tma_load_2d(dst, &tmap_w, &full[s], kb * 128, e * D + n0);
       }
     };
+    // Where this thread's 16-byte chunk of each of its rows comes from (nullptr: padding), and its copies of them.
+    auto row_sources = [&](const uint32_t(&id)[BM / 16], const uint8_t* (&src)[BM / 16]) {
+#pragma unroll
+      for (int i = 0; i < BM / 16; ++i) {
+        const RowInfo ri = decode_id(a, id[i]);
+        const size_t row = kS1 ? static_cast<size_t>(ri.token) : static_cast<size_t>(ri.token) * a.topk + ri.slot;
+        src[i] = ri.token < 0 ? nullptr : (kS1 ? a.xq : a.aq) + row * K + ch * 16;
+      }
+    };
+    auto put_rows = [&](int s, int kb, const uint8_t* const(&src)[BM / 16]) {
+      const uint32_t dst = smem_at + s * C::kStageBytes;
+#pragma unroll
+      for (int i = 0; i < BM / 16; ++i) {
+        const int r = (pt >> 3) + 16 * i;
+        cp_async_16(dst + swz<128>(r, ch), src[i] ? src[i] + kb * 128 : a.xq, src[i] ? 16 : 0);
+      }
+    };
+    // A stage 1 that routes itself (route_first_tile, which the first consumer warpgroup runs) takes its first tile's
+    // expert and rows from shared memory and waits for the sorting only once that tile's k-blocks are issued.
+    // (Waiting after the ring's first k-blocks, producer and consumers met the sorting's completion 2-3 us late, behind
+    // the early requests in the memory system, and the stream began no earlier: docs/perf.md, 2026-11-30 08:48.)
+    const int* scratch = reinterpret_cast<const int*>(smem + C::kOutOfs);
+    bool waiting = false;  // for the sorting, until the first tile is issued
+    if constexpr (route) {
+      named_barrier_sync(6, C::kThreads);
+      used_blocks = scratch[RouteScratch::kOwner + 1];
+      tiles = used_blocks * col_tiles;
+      waiting = true;
+    }
+    // Each role builds its own walk after its register count is set, so that the walk's divisors stay in
+    // registers (built before the split, they were kept in local memory and reloaded every tile).
+    const TileWalk tile_at(used_blocks, col_tiles, col_group);
+    auto fetch = [&](int tile) {
+      if (tile >= tiles) return;
+      const int block = tile_at(tile).block;
+      e_next = __ldg(a.sorted_expert_ids + block);
+#pragma unroll
+      for (int i = 0; i < BM / 16; ++i)
+        ids[i] = static_cast<uint32_t>(__ldg(a.sorted_ids + block * BM + (pt >> 3) + 16 * i));
+    };
     // Stage 2: the weights of the first ST k-blocks requested before the wait (their stages are free).
     int early = 0;
     if constexpr (!kS1) {
@@ -400,30 +552,26 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       }
       gpu::follow_previous_grid();
     }
-    fetch(blockIdx.x);
+    if (waiting) {
+      e_next = scratch[RouteScratch::kOwner];
+#pragma unroll
+      for (int i = 0; i < BM / 16; ++i)
+        ids[i] = static_cast<uint32_t>(scratch[RouteScratch::kRows + (pt >> 3) + 16 * i]);
+    } else {
+      fetch(blockIdx.x);
+    }
     for (int tile = blockIdx.x; tile < tiles; tile += tile_stride) {
       const TileAt at = tile_at(tile);
       const int e = e_next;
       const int n0 = at.col * (kS1 ? HN : TN);
-      // Where this thread's 16-byte chunk of each of its rows comes from (nullptr: padding).
       const uint8_t* src[BM / 16];
-#pragma unroll
-      for (int i = 0; i < BM / 16; ++i) {
-        const RowInfo ri = decode_id(a, ids[i]);
-        const size_t row = kS1 ? static_cast<size_t>(ri.token) : static_cast<size_t>(ri.token) * a.topk + ri.slot;
-        src[i] = ri.token < 0 ? nullptr : (kS1 ? a.xq : a.aq) + row * K + ch * 16;
-      }
-      fetch(tile + tile_stride);
+      row_sources(ids, src);
+      if (!waiting) fetch(tile + tile_stride);
       for (int kb = kb0; kb < kb1; ++kb, ++g) {
         const int s = g % ST;
         if (g >= ST) mbar_wait_at(empty_at + 8 * s, ((g / ST) + 1) & 1);
         if (pt == 0 && g >= early) request_weights(s, kb, e, n0);
-        const uint32_t dst = smem_at + s * C::kStageBytes;
-#pragma unroll
-        for (int i = 0; i < BM / 16; ++i) {
-          const int r = (pt >> 3) + 16 * i;
-          cp_async_16(dst + swz<128>(r, ch), src[i] ? src[i] + kb * 128 : a.xq, src[i] ? 16 : 0);
-        }
+        put_rows(s, kb, src);
         if constexpr (kSide) {
           if (kb == kb0) {
             // The tile's side area (WgCfg). Each row's KB activation scales are contiguous at a_scale[row * KB], and
@@ -447,7 +595,13 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         }
         cp_async_mbar_arrive_noinc(&full[s]);  // one arrival once this thread's copies have landed
       }
+      if (waiting) {
+        gpu::follow_previous_grid();
+        waiting = false;
+        fetch(tile + tile_stride);
+      }
     }
+    if (waiting) gpu::follow_previous_grid();  // a CTA without a tile
     if constexpr (kSplit > 1) {
       // The producer takes part in the consumers' two cluster barriers (split_reduce_store).
       if (static_cast<int>(blockIdx.x) < tiles) {
@@ -459,7 +613,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   }
   setmaxnreg_inc<C::kConsumerRegs>();
   if constexpr (!kS1) gpu::follow_previous_grid();  // the re-quantised rows and their scales
-  const TileWalk tile_at(used_blocks, col_tiles, col_group);
+  const TileWalk tile_at(used_blocks, col_tiles, col_group);  // stage 2's (stage 1 builds its own below)
 
   const int lane = tid & 31;
   const int wid = (tid % 128) / 32;
@@ -492,13 +646,10 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   };
 
   if constexpr (kS1) {
-    for (int tile = blockIdx.x; tile < tiles; tile += tile_stride) {
-      const TileAt at = tile_at(tile);
-      const int block = at.block;
-      const int e = __ldg(a.sorted_expert_ids + block);
+    // One tile: block `at`, expert e, the thread's two rows.
+    auto run_tile = [&](const TileAt& at, int e, const RowInfo& ri0, const RowInfo& ri1) {
       // Gate rows n0.. and up rows I + n0.. of w1[e], columns n0.. of a: the tile's; this warpgroup's from nc.
       const int n0 = at.col * HN, nc = n0 + cg * WH;
-      const RowInfo ri0 = row_info(a, block * BM + lr0), ri1 = row_info(a, block * BM + lr1);
       const bool ok0 = ri0.token >= 0, ok1 = ri1.token >= 0;
       // Activation scales of the thread's two rows; the gate half's and the up half's weight scales.
       const float* xs0 = a.x_scale + static_cast<size_t>(ok0 ? ri0.token : 0) * KB;
@@ -567,7 +718,39 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
                                  tid);
       else
         store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, nc, smem, tid);
+    };
+    // A stage 1 that routes itself takes its first tile from route_first_tile's results in shared memory (a row's
+    // routed weight from topk_weights, as the sorting would have copied it), and its later tiles from the sorting's
+    // outputs once it has waited for the sorting. One loop, so that the tile's code exists once.
+    const int* scratch = reinterpret_cast<const int*>(smem + C::kOutOfs);
+    bool waiting = false;  // for the sorting, until the first tile is done
+    if constexpr (route) {
+      if (wg == 0)
+        route_first_tile<BM>(a, reinterpret_cast<int*>(smem + C::kOutOfs), tid, col_tiles, col_group, blockIdx.x);
+      named_barrier_sync(6, C::kThreads);
+      used_blocks = scratch[RouteScratch::kOwner + 1];
+      tiles = used_blocks * col_tiles;
+      waiting = true;
     }
+    const TileWalk walk(used_blocks, col_tiles, col_group);
+    auto routed = [&](int r) {
+      RowInfo ri = decode_id(a, static_cast<uint32_t>(scratch[RouteScratch::kRows + r]));
+      if (ri.token >= 0) ri.weight = __ldg(a.topk_weights + ri.token * a.topk + ri.slot);
+      return ri;
+    };
+    for (int tile = blockIdx.x; tile < tiles; tile += tile_stride) {
+      const TileAt at = walk(tile);
+      const int block = at.block;
+      const int e = waiting ? scratch[RouteScratch::kOwner] : __ldg(a.sorted_expert_ids + block);
+      const RowInfo ri0 = waiting ? routed(lr0) : row_info(a, block * BM + lr0);
+      const RowInfo ri1 = waiting ? routed(lr1) : row_info(a, block * BM + lr1);
+      run_tile(at, e, ri0, ri1);
+      if (waiting) {
+        gpu::follow_previous_grid();
+        waiting = false;
+      }
+    }
+    if (waiting) gpu::follow_previous_grid();  // a CTA without a tile
   } else {
     // Stage 2 has 2..4 k-blocks a tile, so a tile that began with its chain of dependent loads (sorted
     // id -> token -> activation scale; block -> expert -> weight scale) spent a large part of its life

@@ -39,6 +39,20 @@ struct DivBy {
 struct TileAt {
   int block, col;
 };
+// The walk's formula with a divider for each of its three divisors (DivBy, or plain division).
+template <class Div>
+CKTUNE_HD TileAt tile_place(int tile, int per_group, int group, int col_tiles, int last_width, const Div& by_per_group,
+                            const Div& by_group, const Div& by_last) {
+  const int gi = by_per_group(tile), r = tile - gi * per_group;
+  const bool last = (gi + 1) * group >= col_tiles;  // the last group may be narrower
+  const int width = last ? last_width : group;
+  const int b = last ? by_last(r) : by_group(r);
+  return {b, gi * group + (r - b * width)};
+}
+struct PlainDiv {
+  int d;
+  CKTUNE_HD int operator()(int n) const { return n / d; }
+};
 struct TileWalk {
   int used_blocks, col_tiles, group, per_group, last_width;
   DivBy by_per_group, by_group, by_last;
@@ -47,11 +61,14 @@ struct TileWalk {
         last_width(cols - (cols - 1) / g * g), by_per_group(static_cast<uint32_t>(g * (used > 0 ? used : 1))),
         by_group(static_cast<uint32_t>(g)), by_last(static_cast<uint32_t>(cols - (cols - 1) / g * g)) {}
   CKTUNE_HD TileAt operator()(int tile) const {
-    const int gi = by_per_group(tile), r = tile - gi * per_group;
-    const bool last = (gi + 1) * group >= col_tiles;  // the last group may be narrower
-    const int width = last ? last_width : group;
-    const int b = last ? by_last(r) : by_group(r);
-    return {b, gi * group + (r - b * width)};
+    return tile_place(tile, per_group, group, col_tiles, last_width, by_per_group, by_group, by_last);
+  }
+  // One tile's place by plain division, without the divisors' set-up (three 64-bit divisions): for a stage 1 that
+  // routes its first tile itself and asks for its weights before it could afford them.
+  static CKTUNE_HD TileAt place(int tile, int used, int cols, int g) {
+    const int last_width = cols - (cols - 1) / g * g;
+    return tile_place(tile, g * used, g, cols, last_width, PlainDiv{g * (used > 0 ? used : 1)}, PlainDiv{g},
+                      PlainDiv{last_width});
   }
 };
 

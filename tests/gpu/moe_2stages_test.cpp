@@ -307,6 +307,93 @@ TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
   EXPECT_GT(compared, 0);
 }
 
+// A wgmma stage 1 that finds its first tile's expert and rows from topk_ids itself (Args::route_stage1, decode sizes)
+// must write exactly what it writes from the sorting's outputs: the same tiles, rows and k-blocks in the same order,
+// so the same bits. Shapes from 12 to 512 routed pairs (the limit), with experts of several blocks (more tokens than
+// block_m on few experts), experts the tokens leave unused, 512 experts, and topk 10; both block_m.
+TEST(GpuMoe, StageOneRoutingItselfWritesWhatItWritesFromTheSorting) {
+  if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
+  namespace km = kernels::moe_2stages;
+  gpu::GpuStream stream;
+  const gpu::Stream st = gpu::as_stream(stream.native());
+  // tokens, model_dim, inter_dim, experts, topk, skewed
+  const int shapes[][6] = {{8, 7168, 256, 256, 8, 0}, {16, 7168, 256, 256, 8, 1}, {3, 1024, 256, 16, 4, 0},
+                           {120, 1024, 256, 8, 4, 1}, {128, 512, 256, 8, 4, 0},  {37, 512, 384, 64, 6, 1},
+                           {48, 1024, 512, 512, 10, 0}};
+  int compared = 0;
+  for (const auto& sh : shapes) {
+    const int T = sh[0], D = sh[1], I = sh[2], E = sh[3], K = sh[4];
+    ASSERT_LE(T * K, km::kRouteMaxPairs);
+    ASSERT_LE(E, km::kRouteMaxExperts);
+    MoeInputs in = make_moe_inputs(T, D, I, E, K, QuantType::Per1x128, Fp8Format::E4M3FN, 7919ull * T + E,
+                                   InputDistribution::Signed, 0, sh[5] ? MoeRouting::Skewed : MoeRouting::Uniform);
+    auto up = [&](const auto& v) {
+      gpu::DeviceBuffer b(v.size() * sizeof(v[0]));
+      b.copy_from_host(v.data(), b.size(), stream);
+      return b;
+    };
+    gpu::DeviceBuffer xq = up(in.xq), xs = up(in.x_scale), w1q = up(in.w1q), w1s = up(in.w1_scale), ids = up(in.topk_ids),
+                      tw = up(in.topk_weights);
+    const size_t pairs = static_cast<size_t>(T) * K;
+    for (int bm : {64, 128}) {
+      const size_t cap = km::sort_capacity(T, K, E, bm), blocks = km::sort_max_blocks(T, K, E, bm);
+      gpu::DeviceBuffer sids(cap * 4), sw(cap * 4), seids(blocks * 4), nv(8),
+          ws(std::max<size_t>(1, km::sort_workspace_bytes(T, K, E, bm)));
+      km::SortArgs sa;
+      sa.topk_ids = ids.as<int32_t>();
+      sa.topk_weights = tw.as<float>();
+      sa.sorted_ids = sids.as<int32_t>();
+      sa.sorted_weights = sw.as<float>();
+      sa.sorted_expert_ids = seids.as<int32_t>();
+      sa.num_valid_ids = nv.as<int32_t>();
+      sa.tokens = T, sa.topk = K, sa.experts = E, sa.block_m = bm;
+      sa.workspace = ws.data();
+      sa.workspace_bytes = ws.size();
+      ASSERT_EQ(km::sort(sa, st), gpu::kSuccess);
+      km::Args a{};
+      a.sorted_ids = sids.as<int32_t>();
+      a.sorted_weights = sw.as<float>();
+      a.sorted_expert_ids = seids.as<int32_t>();
+      a.num_valid_ids = nv.as<int32_t>();
+      a.max_blocks = static_cast<int>(blocks);
+      a.tokens = T, a.topk = K, a.model_dim = D, a.inter_dim = I, a.experts = E;
+      a.xq = xq.as<uint8_t>(), a.x_scale = xs.as<float>(), a.w1q = w1q.as<uint8_t>(), a.w1_scale = w1s.as<float>();
+      a.topk_ids = ids.as<int32_t>();
+      a.topk_weights = tw.as<float>();
+      gpu::DeviceBuffer out(pairs * I * 2), aq(pairs * I), as(pairs * (I / 128) * 4);
+      a.a = out.as<uint16_t>(), a.aq = aq.as<uint8_t>(), a.a_scale = as.as<float>();
+      // Every byte of the stage's outputs, after poisoning them (an unwritten cell shows as a difference).
+      auto run = [&](const km::StageParams& p, bool route) {
+        out.memset(0xff, stream), aq.memset(0xff, stream), as.memset(0xff, stream);
+        a.route_stage1 = route;
+        EXPECT_EQ(km::launch(p, a, st), gpu::kSuccess);
+        std::vector<uint8_t> h(out.size() + aq.size() + as.size());
+        out.copy_to_host(h.data(), out.size(), stream);
+        aq.copy_to_host(h.data() + out.size(), aq.size(), stream);
+        as.copy_to_host(h.data() + out.size() + aq.size(), as.size(), stream);
+        return h;
+      };
+      for (const auto& p : km::stage_instances(km::Stage::One)) {
+        if (p.engine != km::Engine::Wgmma || p.block_m != bm || p.split_k != 1 ||
+            km::why_not(p, T, D, I, E, K) != nullptr)
+          continue;
+        const std::vector<uint8_t> sorted = run(p, false), own = run(p, true);
+        size_t differ = 0, unwritten = 0;
+        for (size_t i = 0; i < pairs * I * 2; i += 2)  // bf16 rows: every routed pair's cells are written
+          unwritten += sorted[i] == 0xff && sorted[i + 1] == 0xff;
+        for (size_t i = 0; i < sorted.size(); ++i) differ += sorted[i] != own[i];
+        const std::string what = std::string(p.name) + " T=" + std::to_string(T) + " E=" + std::to_string(E) +
+                                 " topk=" + std::to_string(K) + (sh[5] ? " skewed" : " uniform");
+        EXPECT_EQ(unwritten, 0u) << what << ": cells the stage left unwritten";
+        EXPECT_EQ(differ, 0u) << what << ": bytes that differ between routing itself and reading the sorting";
+        ++compared;
+      }
+    }
+  }
+  std::printf("stage 1 routing itself against the sorting's outputs: %d comparisons\n", compared);
+  EXPECT_GT(compared, 20);
+}
+
 }  // namespace
 }  // namespace cktune
 

@@ -161,6 +161,7 @@ moe::Args stage_args(MoeGpuWorkload& w, int set) {
   a.topk_ids = w.topk_ids.as<int32_t>();
   a.topk_weights = w.topk_weights.as<float>();
   a.fused_counts = w.fused_counts.as<int>();
+  a.route_stage1 = true;  // the pipeline's sorting reads these topk_ids, without an expert mask
   return a;
 }
 

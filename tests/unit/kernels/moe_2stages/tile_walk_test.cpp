@@ -65,6 +65,10 @@ TEST(TileWalk, VisitsTheTilesInTheGroupedOrder) {
           const TileAt got = walk(t), want = reference(t, used, cols, group);
           ASSERT_EQ(got.block, want.block) << "tile " << t << " used " << used << " cols " << cols << " group " << group;
           ASSERT_EQ(got.col, want.col) << "tile " << t << " used " << used << " cols " << cols << " group " << group;
+          // The one-tile form (plain division, no divisor set-up) gives the same place.
+          const TileAt once = TileWalk::place(t, used, cols, group);
+          ASSERT_EQ(once.block, want.block) << "place: tile " << t << " used " << used << " cols " << cols;
+          ASSERT_EQ(once.col, want.col) << "place: tile " << t << " used " << used << " cols " << cols;
           ++checked;
         }
       }
