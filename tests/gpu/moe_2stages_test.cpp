@@ -32,6 +32,58 @@ ProblemKey key(int T, int D, int I, int E, int topk, bool doweight1) {
                      "QuantType.per_1x128", "1", doweight1 ? "1" : "0"}};
 }
 
+namespace km = kernels::moe_2stages;
+
+template <class V>
+gpu::DeviceBuffer upload(const V& v, gpu::GpuStream& stream) {
+  gpu::DeviceBuffer b(v.size() * sizeof(v[0]));
+  b.copy_from_host(v.data(), b.size(), stream);
+  return b;
+}
+
+// An MoE problem's inputs on the device.
+struct DeviceInputs {
+  gpu::DeviceBuffer xq, xs, w1q, w1s, w2q, w2s, ids, tw;
+  DeviceInputs(const MoeInputs& in, gpu::GpuStream& s)
+      : xq(upload(in.xq, s)), xs(upload(in.x_scale, s)), w1q(upload(in.w1q, s)), w1s(upload(in.w1_scale, s)),
+        w2q(upload(in.w2q, s)), w2s(upload(in.w2_scale, s)), ids(upload(in.topk_ids, s)),
+        tw(upload(in.topk_weights, s)) {}
+};
+
+// The inputs sorted by the GPU sorting at block_m `bm`, and the stage arguments that read them: the inputs, the sorted
+// rows and the sizes (the stages' outputs are the caller's).
+struct DeviceSorted {
+  gpu::DeviceBuffer sids, sw, seids, nv, ws;
+  km::Args args{};
+  DeviceSorted(const DeviceInputs& d, int T, int D, int I, int E, int K, int bm, gpu::GpuStream& stream)
+      : sids(km::sort_capacity(T, K, E, bm) * 4), sw(km::sort_capacity(T, K, E, bm) * 4),
+        seids(km::sort_max_blocks(T, K, E, bm) * 4), nv(8),
+        ws(std::max<size_t>(1, km::sort_workspace_bytes(T, K, E, bm))) {
+    km::SortArgs sa;
+    sa.topk_ids = d.ids.as<int32_t>();
+    sa.topk_weights = d.tw.as<float>();
+    sa.sorted_ids = sids.as<int32_t>();
+    sa.sorted_weights = sw.as<float>();
+    sa.sorted_expert_ids = seids.as<int32_t>();
+    sa.num_valid_ids = nv.as<int32_t>();
+    sa.tokens = T, sa.topk = K, sa.experts = E, sa.block_m = bm;
+    sa.workspace = ws.data();
+    sa.workspace_bytes = ws.size();
+    EXPECT_EQ(km::sort(sa, gpu::as_stream(stream.native())), gpu::kSuccess);
+    args.sorted_ids = sids.as<int32_t>();
+    args.sorted_weights = sw.as<float>();
+    args.sorted_expert_ids = seids.as<int32_t>();
+    args.num_valid_ids = nv.as<int32_t>();
+    args.max_blocks = static_cast<int>(km::sort_max_blocks(T, K, E, bm));
+    args.tokens = T, args.topk = K, args.model_dim = D, args.inter_dim = I, args.experts = E;
+    args.xq = d.xq.as<uint8_t>(), args.x_scale = d.xs.as<float>();
+    args.w1q = d.w1q.as<uint8_t>(), args.w1_scale = d.w1s.as<float>();
+    args.w2q = d.w2q.as<uint8_t>(), args.w2_scale = d.w2s.as<float>();
+    args.topk_ids = d.ids.as<int32_t>();
+    args.topk_weights = d.tw.as<float>();
+  }
+};
+
 TEST(GpuMoe, StageNamesAreUnique) {
   std::set<std::string> names;
   for (auto st : {kernels::moe_2stages::Stage::One, kernels::moe_2stages::Stage::Two})
@@ -41,7 +93,6 @@ TEST(GpuMoe, StageNamesAreUnique) {
 }
 
 TEST(GpuMoe, StageTwoRefusesAnInterDimItCannotHold) {
-  namespace km = kernels::moe_2stages;
   for (const auto& p : km::stage_instances(km::Stage::Two)) {
     EXPECT_NE(km::why_not(p, 16, 7168, 128, 256, 8), nullptr) << p.name;  // one k-block a tile
     EXPECT_NE(km::why_not(p, 16, 7168, 640, 256, 8), nullptr) << p.name;  // five
@@ -51,7 +102,6 @@ TEST(GpuMoe, StageTwoRefusesAnInterDimItCannotHold) {
 // A stage-2 tile covers model_dim in whole tiles: the 256-column tiles refuse a model_dim that is a multiple of 128
 // only, the others take it.
 TEST(GpuMoe, StageTwoRefusesAModelDimItsTileDoesNotDivide) {
-  namespace km = kernels::moe_2stages;
   int wide = 0;
   for (const auto& p : km::stage_instances(km::Stage::Two)) {
     if (p.engine != km::Engine::Wgmma) continue;
@@ -72,7 +122,6 @@ TEST(GpuMoe, StageTwoRefusesAModelDimItsTileDoesNotDivide) {
 }
 
 TEST(GpuMoe, OneLaunchRefusesWhatItCannotHold) {
-  namespace km = kernels::moe_2stages;
   for (const auto& p : km::fused_instances()) {
     EXPECT_NE(km::fused_why_not(p, 9, 7168, 256, 256, 8), nullptr) << p.name;   // an expert's 9th row
     EXPECT_NE(km::fused_why_not(p, 1, 7168, 640, 256, 8), nullptr) << p.name;   // K = inter past the registers
@@ -138,7 +187,6 @@ TEST(GpuMoe, EveryPipelineMatchesTheReference) {
 // where gate or up is near zero, so up to 0.1% of its cells may fall outside (measured: ~0.02%).
 TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
-  namespace km = kernels::moe_2stages;
   gpu::GpuStream stream;
   const gpu::Stream st = gpu::as_stream(stream.native());
   // tokens, model_dim, inter_dim, experts, topk, seed (DeepSeek-V3 TP8 sizes among them)
@@ -150,41 +198,14 @@ TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
     MoeInputs in = make_moe_inputs(T, D, I, E, K, QuantType::Per1x128, Fp8Format::E4M3FN,
                                    static_cast<std::uint64_t>(sh[5]) * 1000003ull, InputDistribution::Signed, 0,
                                    MoeRouting::Uniform);
-    auto up = [&](const auto& v) {
-      gpu::DeviceBuffer b(v.size() * sizeof(v[0]));
-      b.copy_from_host(v.data(), b.size(), stream);
-      return b;
-    };
-    gpu::DeviceBuffer xq = up(in.xq), xs = up(in.x_scale), w1q = up(in.w1q), w1s = up(in.w1_scale), w2q = up(in.w2q),
-                      w2s = up(in.w2_scale), ids = up(in.topk_ids), tw = up(in.topk_weights);
+    const DeviceInputs dev(in, stream);
     const size_t pairs = static_cast<size_t>(T) * K;
     for (int bm : {64, 128}) {
-      const size_t cap = km::sort_capacity(T, K, E, bm), blocks = km::sort_max_blocks(T, K, E, bm);
-      gpu::DeviceBuffer sids(cap * 4), sw(cap * 4), seids(blocks * 4), nv(8),
-          ws(std::max<size_t>(1, km::sort_workspace_bytes(T, K, E, bm)));
-      km::SortArgs sa;
-      sa.topk_ids = ids.as<int32_t>();
-      sa.topk_weights = tw.as<float>();
-      sa.sorted_ids = sids.as<int32_t>();
-      sa.sorted_weights = sw.as<float>();
-      sa.sorted_expert_ids = seids.as<int32_t>();
-      sa.num_valid_ids = nv.as<int32_t>();
-      sa.tokens = T, sa.topk = K, sa.experts = E, sa.block_m = bm;
-      sa.workspace = ws.data();
-      sa.workspace_bytes = ws.size();
-      ASSERT_EQ(km::sort(sa, st), gpu::kSuccess);
+      DeviceSorted sorted(dev, T, D, I, E, K, bm, stream);
       gpu::DeviceBuffer a_ref(pairs * I * 2), aq(pairs * I), as(pairs * (I / 128) * 4),
           y_ref(pairs * D * 2), y_wg(pairs * D * 2);
-      km::Args a{};
-      a.sorted_ids = sids.as<int32_t>();
-      a.sorted_weights = sw.as<float>();
-      a.sorted_expert_ids = seids.as<int32_t>();
-      a.num_valid_ids = nv.as<int32_t>();
-      a.max_blocks = static_cast<int>(blocks);
-      a.tokens = T, a.topk = K, a.model_dim = D, a.inter_dim = I, a.experts = E;
-      a.doweight_stage1 = false;
-      a.xq = xq.as<uint8_t>(), a.x_scale = xs.as<float>(), a.w1q = w1q.as<uint8_t>(), a.w1_scale = w1s.as<float>();
-      a.w2q = w2q.as<uint8_t>(), a.w2_scale = w2s.as<float>();
+      km::Args a = sorted.args;
+      a.topk_ids = nullptr, a.topk_weights = nullptr;  // the stages read the sorting's outputs only
       a.aq = aq.as<uint8_t>(), a.a_scale = as.as<float>();
       const km::StageParams* ref1 = nullptr;
       const km::StageParams* ref2 = nullptr;
@@ -313,7 +334,6 @@ TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
 // block_m on few experts), experts the tokens leave unused, 512 experts, and topk 10; both block_m.
 TEST(GpuMoe, StageOneRoutingItselfWritesWhatItWritesFromTheSorting) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
-  namespace km = kernels::moe_2stages;
   gpu::GpuStream stream;
   const gpu::Stream st = gpu::as_stream(stream.native());
   // tokens, model_dim, inter_dim, experts, topk, skewed
@@ -327,39 +347,11 @@ TEST(GpuMoe, StageOneRoutingItselfWritesWhatItWritesFromTheSorting) {
     ASSERT_LE(E, km::kRouteMaxExperts);
     MoeInputs in = make_moe_inputs(T, D, I, E, K, QuantType::Per1x128, Fp8Format::E4M3FN, 7919ull * T + E,
                                    InputDistribution::Signed, 0, sh[5] ? MoeRouting::Skewed : MoeRouting::Uniform);
-    auto up = [&](const auto& v) {
-      gpu::DeviceBuffer b(v.size() * sizeof(v[0]));
-      b.copy_from_host(v.data(), b.size(), stream);
-      return b;
-    };
-    gpu::DeviceBuffer xq = up(in.xq), xs = up(in.x_scale), w1q = up(in.w1q), w1s = up(in.w1_scale), ids = up(in.topk_ids),
-                      tw = up(in.topk_weights);
+    const DeviceInputs dev(in, stream);
     const size_t pairs = static_cast<size_t>(T) * K;
     for (int bm : {64, 128}) {
-      const size_t cap = km::sort_capacity(T, K, E, bm), blocks = km::sort_max_blocks(T, K, E, bm);
-      gpu::DeviceBuffer sids(cap * 4), sw(cap * 4), seids(blocks * 4), nv(8),
-          ws(std::max<size_t>(1, km::sort_workspace_bytes(T, K, E, bm)));
-      km::SortArgs sa;
-      sa.topk_ids = ids.as<int32_t>();
-      sa.topk_weights = tw.as<float>();
-      sa.sorted_ids = sids.as<int32_t>();
-      sa.sorted_weights = sw.as<float>();
-      sa.sorted_expert_ids = seids.as<int32_t>();
-      sa.num_valid_ids = nv.as<int32_t>();
-      sa.tokens = T, sa.topk = K, sa.experts = E, sa.block_m = bm;
-      sa.workspace = ws.data();
-      sa.workspace_bytes = ws.size();
-      ASSERT_EQ(km::sort(sa, st), gpu::kSuccess);
-      km::Args a{};
-      a.sorted_ids = sids.as<int32_t>();
-      a.sorted_weights = sw.as<float>();
-      a.sorted_expert_ids = seids.as<int32_t>();
-      a.num_valid_ids = nv.as<int32_t>();
-      a.max_blocks = static_cast<int>(blocks);
-      a.tokens = T, a.topk = K, a.model_dim = D, a.inter_dim = I, a.experts = E;
-      a.xq = xq.as<uint8_t>(), a.x_scale = xs.as<float>(), a.w1q = w1q.as<uint8_t>(), a.w1_scale = w1s.as<float>();
-      a.topk_ids = ids.as<int32_t>();
-      a.topk_weights = tw.as<float>();
+      DeviceSorted sorted(dev, T, D, I, E, K, bm, stream);
+      km::Args a = sorted.args;
       gpu::DeviceBuffer out(pairs * I * 2), aq(pairs * I), as(pairs * (I / 128) * 4);
       a.a = out.as<uint16_t>(), a.aq = aq.as<uint8_t>(), a.a_scale = as.as<float>();
       // Every byte of the stage's outputs, after poisoning them (an unwritten cell shows as a difference).
@@ -377,11 +369,11 @@ TEST(GpuMoe, StageOneRoutingItselfWritesWhatItWritesFromTheSorting) {
         if (p.engine != km::Engine::Wgmma || p.block_m != bm || p.split_k != 1 ||
             km::why_not(p, T, D, I, E, K) != nullptr)
           continue;
-        const std::vector<uint8_t> sorted = run(p, false), own = run(p, true);
+        const std::vector<uint8_t> from_sorting = run(p, false), own = run(p, true);
         size_t differ = 0, unwritten = 0;
         for (size_t i = 0; i < pairs * I * 2; i += 2)  // bf16 rows: every routed pair's cells are written
-          unwritten += sorted[i] == 0xff && sorted[i + 1] == 0xff;
-        for (size_t i = 0; i < sorted.size(); ++i) differ += sorted[i] != own[i];
+          unwritten += from_sorting[i] == 0xff && from_sorting[i + 1] == 0xff;
+        for (size_t i = 0; i < from_sorting.size(); ++i) differ += from_sorting[i] != own[i];
         const std::string what = std::string(p.name) + " T=" + std::to_string(T) + " E=" + std::to_string(E) +
                                  " topk=" + std::to_string(K) + (sh[5] ? " skewed" : " uniform");
         EXPECT_EQ(unwritten, 0u) << what << ": cells the stage left unwritten";
