@@ -25,6 +25,7 @@ gpu::LaunchOpts launch_opts(int tokens, int topk, unsigned cluster_z = 1) {
   return gpu::LaunchOpts{dim3(1, 1, cluster_z), overlap_launches(tokens, topk)};
 }
 
+#if defined(CKTUNE_CUDA)
 // CKTUNE_MOE_STAGE1_ROUTE=0 in the environment keeps every wgmma stage 1 waiting for the sorting before its first
 // requests (Args::route_stage1 ignored): for before/after comparisons, or should the early requests misbehave. Read
 // once per process.
@@ -36,7 +37,6 @@ bool stage1_may_route() {
   return may;
 }
 
-#if defined(CKTUNE_CUDA)
 // Sorted blocks a stage's grid covers. moe_sorting pads each expert's rows to a multiple of block_m
 // and gives an expert without tokens no rows, so every used block holds at least one routed pair:
 // at most tokens*topk blocks are used, far fewer than capacity/block_m when the tokens are few
