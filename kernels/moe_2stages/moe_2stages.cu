@@ -304,7 +304,6 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
 #endif
 }
 
-
 bool overlap_launches(int tokens, int topk) { return static_cast<long long>(tokens) * topk <= 16384; }
 
 gpu::ErrorCode launch(const StageParams& p, const Args& a, gpu::Stream stream) {

@@ -63,8 +63,8 @@ struct TileWalk {
   CKTUNE_HD TileAt operator()(int tile) const {
     return tile_place(tile, per_group, group, col_tiles, last_width, by_per_group, by_group, by_last);
   }
-  // One tile's place by plain division, without the divisors' set-up (three 64-bit divisions): for a stage 1 that
-  // routes its first tile itself and asks for its weights before it could afford them.
+  // One tile's place by plain division, without the divisors' set-up (three 64-bit divisions): for the routing of a
+  // stage 1's first tile (route_first_tile), which needs one place.
   static CKTUNE_HD TileAt place(int tile, int used, int cols, int g) {
     const int last_width = cols - (cols - 1) / g * g;
     return tile_place(tile, g * used, g, cols, last_width, PlainDiv{g * (used > 0 ? used : 1)}, PlainDiv{g},
