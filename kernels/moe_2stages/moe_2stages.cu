@@ -80,18 +80,19 @@ gpu::ErrorCode launch_stage2(const StageParams&, const Args& a, gpu::Stream stre
 
 // wgmma stages: the weights of every expert as one 2-D map, boxes of 64 rows (stage 1: a gate half and
 // an up half of a warpgroup's 128 rows) or of the tile's rows (stage 2: 128 or 256).
-template <class C, bool kS1, bool kStaged, bool kAcc, int kSplit, bool kQuant, bool kRoute>
+template <class C, bool kS1, bool kStaged, bool kAcc, int kSplit, bool kQuant, bool kRoute, bool kDyn = false>
 gpu::ErrorCode launch_wg_kernel(const CUtensorMap& mw, const Args& a, dim3 grid, int col_tiles, int group,
                                 gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
-  auto kernel = detail::wg_stage_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, kRoute>;
+  auto kernel = detail::wg_stage_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, kRoute, kDyn>;
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmem, smem_set); e != gpu::kSuccess) return e;
   return gpu::launch(kernel, grid, dim3(C::kThreads), C::kSmem, stream,
                      launch_opts(a.tokens, a.topk, static_cast<unsigned>(kSplit)), mw, a, col_tiles, group);
 }
 
-template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1, bool kQuant = false>
+template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1, bool kQuant = false, bool kDyn = false>
 gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream) {
+  if (kDyn && a.tile_counter == nullptr) return gpu::kErrorInvalidValue;
   CUtensorMap mw;
   const bool made = kS1 ? gpu::tma::make_kmajor_map(&mw, a.w1q, a.experts * 2 * a.inter_dim, a.model_dim, C::kWN / 2)
                         : gpu::tma::make_kmajor_map(&mw, a.w2q, a.experts * a.model_dim, a.inter_dim, C::kTN);
@@ -114,7 +115,7 @@ gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream
           static_cast<long long>(a.tokens) * a.topk <= kRouteMaxPairs && a.experts <= kRouteMaxExperts)
         return launch_wg_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, true>(mw, a, grid, col_tiles, group, stream);
     }
-    return launch_wg_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, false>(mw, a, grid, col_tiles, group, stream);
+    return launch_wg_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, false, kDyn>(mw, a, grid, col_tiles, group, stream);
   }
 }
 #else
@@ -127,7 +128,7 @@ template <class C, bool kAcc = false>
 gpu::ErrorCode launch_stage2(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
-template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1, bool kQuant = false>
+template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1, bool kQuant = false, bool kDyn = false>
 gpu::ErrorCode launch_wg(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
@@ -179,6 +180,12 @@ using Entry = TableEntry<StageParams, LaunchFn>;
 #define CKTUNE_WG2W(BM, ST, SO, G, CG)                                                                            \
   Entry{StageParams{0, nullptr, Stage::Two, BM, 256, ((BM) / 64 * (CG) + 1) * 4, ST, 1, Engine::Wgmma, SO, true, G}, \
         &launch_wg<detail::WgCfg<BM, ST, false, 256, CG>, false, SO, true>}
+// Adding stage 2 rows (128 columns, or 256 on two column warpgroups: TN = 128 * CG) whose CTAs claim their tiles past
+// the first two at run time (`_dyn`, Args::tile_counter).
+#define CKTUNE_WG2D(BM, ST, SO, G, CG)                                                                                  \
+  Entry{StageParams{0, nullptr, Stage::Two, BM, 128 * (CG), ((BM) / 64 * (CG) + 1) * 4, ST, 1, Engine::Wgmma, SO, true, G, \
+                    false, false, true},                                                                                \
+        &launch_wg<detail::WgCfg<BM, ST, false, 128 * (CG), CG>, false, SO, true, 1, false, true>}
 
 // Decode blocks (16, 32 rows) stream weights: small CTAs, split-K for the few-experts case.
 // Prefill blocks (64, 128 rows) reuse each weight tile over many rows.
@@ -228,6 +235,11 @@ const std::array kStage2 = {
     // pipeline with one against the best block_m 64 one without: 4096 tokens 0.960-0.974, 8192 0.934-0.959, 512-2048
     // 0.990-1.001 (docs/perf.md, 2026-11-29 16:27).
     CKTUNE_WG2W(64, 4, true, 1, 2), CKTUNE_WG2W(64, 4, true, 4, 2),
+    // The 256-column block_m 64 row with its tiles claimed at run time (2026-11-30; appended). H200, DeepSeek-V3 TP8,
+    // three rounds against its static twin: 16-512 tokens 0.986-0.997, the best pipeline at 32, 64 and 512 tokens (64:
+    // 310.4-312.1 against 312.8-313.2 us). The same for the 128-column rows (two CTAs an SM) was 0.997-1.016 at 8-512
+    // tokens and was left out (docs/perf.md, 2026-11-30 10:50).
+    CKTUNE_WG2D(64, 4, true, 1, 2),
 };
 #undef CKTUNE_S1
 #undef CKTUNE_S2
@@ -239,6 +251,7 @@ const std::array kStage2 = {
 #undef CKTUNE_WG2
 #undef CKTUNE_WG2A
 #undef CKTUNE_WG2W
+#undef CKTUNE_WG2D
 
 std::string stage1_name(const StageParams& s) {
   return s.engine == Engine::Wgmma
@@ -252,7 +265,7 @@ std::string stage2_name(const StageParams& s) {
   return s.engine == Engine::Wgmma
              ? "cktune_moe_s2wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
                    std::to_string(s.stages) + (s.staged_store ? "_so" : "") + (s.accumulate ? "_acc" : "") +
-                   (s.accumulate && s.col_group > 0 ? "_g" + std::to_string(s.col_group) : "")
+                   (s.accumulate && s.col_group > 0 ? "_g" + std::to_string(s.col_group) : "") + (s.dynamic ? "_dyn" : "")
              : "cktune_moe_s2_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
                    std::to_string(s.warps) + (s.accumulate ? "_acc" : "");
 }

@@ -46,6 +46,8 @@ struct StageParams {
   bool paired = false;        // wgmma stage 1: k-blocks through two partial tiles that take turns (`_p2`)
   bool requantize = false;    // stage 1: also writes aq / a_scale, its tile re-quantised per 1x128 (`_q`), so that
                               // the pipeline launches no quantize_stage1
+  bool dynamic = false;       // wgmma stage 2: a CTA claims its tiles past the first two at run time (`_dyn`;
+                              // Args::tile_counter), so that the CTAs end together
 };
 
 // Every instance of a stage, in id order.
@@ -83,6 +85,8 @@ struct Args {
   // that its first tile need not wait for the sorting. Set only where topk_ids and topk_weights are what the sorting
   // read, without an expert mask (the pipeline).
   bool route_stage1;
+  // A `_dyn` stage 2's claim count and exit count ([2] ints): zeroed once; each launch leaves them zeroed.
+  int* tile_counter;
 };
 
 // The sizes at which a wgmma stage 1 routes its first tile itself (Args::route_stage1).

@@ -72,7 +72,12 @@ struct WgCfg {
   // warpgroups exchange to re-quantise the tile's 128 columns (store_requantize_tile).
   static constexpr int kXchOfs = kBarOfs + 2 * ST * 8;
   static constexpr int kXchBytes = CG == 2 ? CG * 64 * 4 : 0;
-  static constexpr int kSmem = kXchOfs + kXchBytes + 1024;  // + slack for the 1024-byte alignment
+  // Stage 2 with tiles claimed at run time (`_dyn`): kTileQ barriers, then kTileQ ints, through which the producer
+  // hands each tile's successor to the consumers (wg_stage_kernel).
+  static constexpr int kTileQ = 8;
+  static constexpr int kDynOfs = kXchOfs + kXchBytes;
+  static constexpr int kDynBytes = kTileQ * (8 + 4);
+  static constexpr int kSmem = kDynOfs + kDynBytes + 1024;  // + slack for the 1024-byte alignment
   static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
   static_assert(TNT == 128 || TNT == 256, "one or two halves of 128 columns");
   static_assert(CG == 1 || (CG == 2 && BM == 64 && TNT == 256 && !P2), "column warpgroups: block_m 64, one partial each");
@@ -414,7 +419,15 @@ __device__ __forceinline__ void split_reduce_store(const Args& a, float (&acc)[C
 //
 // kQuant (stage 1, CG = 2: a tile is one 1x128 group of its rows): the epilogue also re-quantises the tile for stage 2
 // (store_requantize_tile), so that the pipeline needs no quantize_a_kernel between the stages.
-template <class C, bool kS1, bool kStaged, bool kAcc, int kSplit = 1, bool kQuant = false, bool kRoute = false>
+//
+// kDyn (stage 2, one half, `_dyn`): a CTA's first two tiles are c and c + gridDim.x, as above; every later one it claims
+// at run time from Args::tile_counter (the next unclaimed index past 2 * gridDim.x), so that a CTA whose share of DRAM is
+// smaller takes fewer tiles and the CTAs end together. The producer's first thread claims tile j + 2 when it starts
+// tile j (the atomic's round trip passes while tile j is issued) and hands tile j + 1's index to its warpgroup and the
+// consumers through a small ring in shared memory (kTileQ slots, an mbarrier each), before tile j's weights are asked
+// for. Claims come only after the wait for the previous grid; the last CTA to finish puts the counter back to zero.
+template <class C, bool kS1, bool kStaged, bool kAcc, int kSplit = 1, bool kQuant = false, bool kRoute = false,
+          bool kDyn = false>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     wg_stage_kernel(const __grid_constant__ CUtensorMap tmap_w, const Args a, int col_tiles, int col_group) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -437,6 +450,17 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   // the stage their stage 2 was slower (docs/perf.md, 2026-11-29 23:46 and 2026-11-30 02:14).
   constexpr bool kSide = !kS1 && C::kSide;
   const uint32_t side_at = smem_at + C::kSideOfs;
+  // kDyn: slot j % Q's barrier completes its phase (j / Q) once tile_of[j % Q] holds the tile after this CTA's tile j.
+  static_assert(!kDyn || (!kS1 && C::kHalves == 1 && ST <= 4),
+                "run-time tiles: a one-half stage 2 whose early requests cover at most its two fixed tiles");
+  constexpr int Q = C::kTileQ;
+  uint64_t* tile_full = reinterpret_cast<uint64_t*>(smem + C::kDynOfs);
+  const uint32_t tile_full_at = smem_u32(tile_full), tile_of_at = tile_full_at + 8 * Q;
+  // The index of this CTA's tile j + 1, once the producer has published it (every thread of the CTA may ask).
+  auto next_tile_of = [&](int j) {
+    mbar_wait_at(tile_full_at + 8 * (j % Q), (j / Q) & 1);
+    return ld_shared_s32(tile_of_at + 4 * (j % Q));
+  };
 
   const int tid = threadIdx.x, wg = warp_uniform(tid / 128);
   const int D = a.model_dim, I = a.inter_dim, K = kS1 ? D : I, KB = K / 128;
@@ -447,6 +471,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       mbar_init(&full[s], 128 + 1);             // the producers' cp.async arrivals + the TMA transaction
       mbar_init(&empty[s], C::kConsumers * 4);  // one arrival per consumer warp
     }
+    if constexpr (kDyn)
+      for (int q = 0; q < Q; ++q) mbar_init(&tile_full[q], 1);  // the producer's first thread
     fence_barrier_init();
   }
   if (tid == C::kConsumers * 128) tma_prefetch_desc(&tmap_w);
@@ -560,13 +586,26 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     } else {
       fetch(blockIdx.x);
     }
-    for (int tile = blockIdx.x; tile < tiles; tile += tile_stride) {
+    int claimed = 0;  // kDyn, thread pt == 0: the tile it claimed last (the one after the next)
+    for (int tile = blockIdx.x, j = 0, next = 0; tile < tiles; tile = next, ++j) {
       const TileAt at = tile_at(tile);
       const int e = e_next;
       const int n0 = at.col * (kS1 ? HN : TN);
       const uint8_t* src[BM / 16];
       row_sources(ids, src);
-      if (!waiting) fetch(tile + tile_stride);
+      if constexpr (kDyn) {
+        if (pt == 0) {
+          next = j == 0 ? tile + tile_stride : claimed;
+          st_shared_s32(tile_of_at + 4 * (j % Q), next);
+          mbar_arrive_at(tile_full_at + 8 * (j % Q));
+          if (next < tiles) claimed = 2 * static_cast<int>(gridDim.x) + atomicAdd(a.tile_counter, 1);
+        }
+        next = next_tile_of(j);
+        fetch(next);
+      } else {
+        next = tile + tile_stride;
+        if (!waiting) fetch(next);
+      }
       for (int kb = kb0; kb < kb1; ++kb, ++g) {
         const int s = g % ST;
         if (g >= ST) mbar_wait_at(empty_at + 8 * s, ((g / ST) + 1) & 1);
@@ -602,6 +641,16 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       }
     }
     if (waiting) gpu::follow_previous_grid();  // a CTA without a tile
+    if constexpr (kDyn) {
+      // The last CTA to get here leaves the counter as it found it: every CTA's claims come before its count (fence).
+      if (pt == 0) {
+        __threadfence();
+        if (atomicAdd(a.tile_counter + 1, 1) == static_cast<int>(gridDim.x) - 1) {
+          atomicExch(a.tile_counter, 0);
+          atomicExch(a.tile_counter + 1, 0);
+        }
+      }
+    }
     if constexpr (kSplit > 1) {
       // The producer takes part in the consumers' two cluster barriers (split_reduce_store).
       if (static_cast<int>(blockIdx.x) < tiles) {
@@ -891,10 +940,15 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         fetch_ids(blockIdx.x, next);
         fetch_scales(next, sc);
       }
-      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      for (int tile = blockIdx.x, j = 0; tile < tiles; ++j) {
         const int n0 = next.n0 + cg * WN;  // rows n0.. of w2[e], columns n0.. of the output (this warpgroup's)
-        const bool more = tile + static_cast<int>(gridDim.x) < tiles;
-        if (more) fetch_ids(tile + gridDim.x, next);
+        int nt;
+        if constexpr (kDyn)
+          nt = next_tile_of(j);
+        else
+          nt = tile + static_cast<int>(gridDim.x);
+        const bool more = nt < tiles;
+        if (more) fetch_ids(nt, next);
         float acc[WN / 2], t[WN / 2];
         // k-blocks 0 and 1 in flight together, block 0 straight into acc and block 1 into t: acc is
         // scaled while block 1 runs, then block 1 (and any further block, one at a time) promoted into it.
@@ -918,6 +972,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         const RowInfo ri0 = sc.ri0, ri1 = sc.ri1;
         if (more) fetch_scales(next, sc);
         store_tile<C, kS1, kStaged, kAcc>(a, acc, ri0, ri1, n0, smem, tid);
+        tile = nt;
       }
     }
   }

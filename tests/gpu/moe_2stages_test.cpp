@@ -53,12 +53,13 @@ struct DeviceInputs {
 // The inputs sorted by the GPU sorting at block_m `bm`, and the stage arguments that read them: the inputs, the sorted
 // rows and the sizes (the stages' outputs are the caller's).
 struct DeviceSorted {
-  gpu::DeviceBuffer sids, sw, seids, nv, ws;
+  gpu::DeviceBuffer sids, sw, seids, nv, ws, counter;
   km::Args args{};
   DeviceSorted(const DeviceInputs& d, int T, int D, int I, int E, int K, int bm, gpu::GpuStream& stream)
       : sids(km::sort_capacity(T, K, E, bm) * 4), sw(km::sort_capacity(T, K, E, bm) * 4),
         seids(km::sort_max_blocks(T, K, E, bm) * 4), nv(8),
-        ws(std::max<size_t>(1, km::sort_workspace_bytes(T, K, E, bm))) {
+        ws(std::max<size_t>(1, km::sort_workspace_bytes(T, K, E, bm))), counter(256) {
+    counter.memset(0, stream);
     km::SortArgs sa;
     sa.topk_ids = d.ids.as<int32_t>();
     sa.topk_weights = d.tw.as<float>();
@@ -81,6 +82,7 @@ struct DeviceSorted {
     args.w2q = d.w2q.as<uint8_t>(), args.w2_scale = d.w2s.as<float>();
     args.topk_ids = d.ids.as<int32_t>();
     args.topk_weights = d.tw.as<float>();
+    args.tile_counter = counter.as<int>();
   }
 };
 
@@ -286,35 +288,44 @@ TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
           // (unit roundoff 2^-8) and no partial sum exceeds sum_k |y_k|, so every cell must lie within
           // topk * 2^-8 * sum_k |y_k| of sum_k y_k (plus the wgmma's own ~1e-4 and the fp8 operand's
           // rounding flips it shares with the warp MMA: the same aq). A lost or doubled row breaks that.
-          gpu::DeviceBuffer out_wg(static_cast<size_t>(T) * D * 2);
-          out_wg.memset(0, stream);  // what the sorting's zeroing leaves
-          a.out = out_wg.as<uint16_t>();
-          a.y_slots = y_wg.as<uint16_t>();  // must stay untouched (NaN)
-          ASSERT_EQ(km::launch(p, a, st), gpu::kSuccess);
-          stream.synchronize();
-          std::vector<uint16_t> slots_ref(pairs * D), slots_wg(pairs * D), out(static_cast<size_t>(T) * D);
-          y_ref.copy_to_host(slots_ref.data(), slots_ref.size() * 2, stream);
-          y_wg.copy_to_host(slots_wg.data(), slots_wg.size() * 2, stream);
-          out_wg.copy_to_host(out.data(), out.size() * 2, stream);
-          size_t bad = 0;
-          for (size_t t = 0; t < static_cast<size_t>(T); ++t)
-            for (size_t c = 0; c < static_cast<size_t>(D); ++c) {
-              double sum = 0, mag = 0;
-              for (size_t k = 0; k < static_cast<size_t>(K); ++k) {
-                const double y = bf16_to_float(slots_ref[(t * K + k) * D + c]);
-                sum += y, mag += std::fabs(y);
-              }
-              const double got = bf16_to_float(out[t * D + c]);
-              const double bound = (K + 1) * std::ldexp(mag, -8) + 2e-3 * mag + 1e-6;
-              if (!(std::fabs(got - sum) <= bound) && bad++ < 5)
-                ADD_FAILURE() << what << ": token " << t << " column " << c << ": sum of the slots " << sum << ", added "
-                              << got << " (bound " << bound << ")";
+          // A `_dyn` row runs twice: its second launch claims from the counter its first left (zero).
+          for (int run = 0; run < (p.dynamic ? 2 : 1); ++run) {
+            gpu::DeviceBuffer out_wg(static_cast<size_t>(T) * D * 2);
+            out_wg.memset(0, stream);  // what the sorting's zeroing leaves
+            a.out = out_wg.as<uint16_t>();
+            a.y_slots = y_wg.as<uint16_t>();  // must stay untouched (NaN)
+            ASSERT_EQ(km::launch(p, a, st), gpu::kSuccess);
+            stream.synchronize();
+            std::vector<uint16_t> slots_ref(pairs * D), slots_wg(pairs * D), out(static_cast<size_t>(T) * D);
+            y_ref.copy_to_host(slots_ref.data(), slots_ref.size() * 2, stream);
+            y_wg.copy_to_host(slots_wg.data(), slots_wg.size() * 2, stream);
+            out_wg.copy_to_host(out.data(), out.size() * 2, stream);
+            if (p.dynamic) {
+              int left[2] = {-1, -1};
+              sorted.counter.copy_to_host(left, sizeof(left), stream);
+              EXPECT_TRUE(left[0] == 0 && left[1] == 0)
+                  << what << ": the tile counter left at " << left[0] << ", " << left[1] << " (run " << run + 1 << ")";
             }
-          EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << out.size() << " cells outside the rounding bound";
-          std::printf("%s: %zu of %zu cells outside the bound of %d bf16 adds\n", what.c_str(), bad, out.size(), K);
-          ++compared;
-          EXPECT_TRUE(std::all_of(slots_wg.begin(), slots_wg.end(), [](uint16_t v) { return v == 0xffffu; }))
-              << what << ": an adding stage 2 wrote per-slot rows";
+            size_t bad = 0;
+            for (size_t t = 0; t < static_cast<size_t>(T); ++t)
+              for (size_t c = 0; c < static_cast<size_t>(D); ++c) {
+                double sum = 0, mag = 0;
+                for (size_t k = 0; k < static_cast<size_t>(K); ++k) {
+                  const double y = bf16_to_float(slots_ref[(t * K + k) * D + c]);
+                  sum += y, mag += std::fabs(y);
+                }
+                const double got = bf16_to_float(out[t * D + c]);
+                const double bound = (K + 1) * std::ldexp(mag, -8) + 2e-3 * mag + 1e-6;
+                if (!(std::fabs(got - sum) <= bound) && bad++ < 5)
+                  ADD_FAILURE() << what << ": token " << t << " column " << c << ": sum of the slots " << sum << ", added "
+                                << got << " (bound " << bound << ")";
+              }
+            EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << out.size() << " cells outside the rounding bound";
+            std::printf("%s: %zu of %zu cells outside the bound of %d bf16 adds\n", what.c_str(), bad, out.size(), K);
+            ++compared;
+            EXPECT_TRUE(std::all_of(slots_wg.begin(), slots_wg.end(), [](uint16_t v) { return v == 0xffffu; }))
+                << what << ": an adding stage 2 wrote per-slot rows";
+          }
           continue;
         }
         a.y_slots = y_wg.as<uint16_t>();

@@ -87,6 +87,7 @@ struct MoeGpuWorkload final : Workload {
   std::optional<DeviceOutput> a;              // stage-1 output, bf16 [tokens*topk, inter]
   gpu::DeviceBuffer aq, a_scale, y_slots;     // its re-quantised copy, stage-2 per-slot rows
   gpu::DeviceBuffer fused_counts;             // the one-launch kernel's per-token counts (kept zeroed)
+  gpu::DeviceBuffer tile_counter;             // a `_dyn` stage 2's tile claims (kept zeroed)
   std::optional<MoeOutput> y;
   MoeInputs host_in;                          // the inputs (one set), for the stage-2 reference of a check
   MoeParams mp;
@@ -109,6 +110,7 @@ void MoeOutput::poison() {
   for (auto& so : w_.sorted) so.num_valid.memset_async(0, backend_.stream());
   // Zero, as the kernel leaves them: a launch cut short must not carry counts into the next candidate.
   w_.fused_counts.memset_async(0, backend_.stream());
+  w_.tile_counter.memset_async(0, backend_.stream());
 }
 
 CheckResult MoeOutput::check(const Reference& ref, const Tolerance& tol) {
@@ -161,6 +163,7 @@ moe::Args stage_args(MoeGpuWorkload& w, int set) {
   a.topk_ids = w.topk_ids.as<int32_t>();
   a.topk_weights = w.topk_weights.as<float>();
   a.fused_counts = w.fused_counts.as<int>();
+  a.tile_counter = w.tile_counter.as<int>();
   a.route_stage1 = true;  // the pipeline's sorting reads these topk_ids, without an expert mask
   return a;
 }
@@ -406,6 +409,8 @@ class MoeGpuUnit final : public FamilyUnit {
     wl->y_slots = gpu::DeviceBuffer(static_cast<size_t>(s.T) * s.topk * s.D * 2);
     wl->fused_counts = gpu::DeviceBuffer(std::max<size_t>(moe::fused_count_ints(s.T, s.topk) * 4, 256));
     wl->fused_counts.memset_async(0, stream);
+    wl->tile_counter = gpu::DeviceBuffer(256);
+    wl->tile_counter.memset_async(0, stream);
     wl->y.emplace(backend, cells, *wl);
 
     // Reference on the CPU: every token when affordable, else tokens sampled (first and last included);
