@@ -19,6 +19,7 @@
 #include "cktune/core/hash.hpp"
 #include "cktune/core/io.hpp"
 #include "cktune/core/log.hpp"
+#include "cktune/engine/job.hpp"
 #include "cktune/results/results.hpp"
 #include "cktune/tune/tuner.hpp"
 
@@ -109,10 +110,10 @@ void RunState::record(const ProblemKey& key, JournalStatus status, const std::st
 
 void write_provenance(const TuneOptions& o, Family family, const std::vector<DeviceInfo>& devices, int shapes,
                       const std::string& status, const discover::ClockSummary* clocks) {
+  // The devices as the engine describes them everywhere (their PCI bus id included: two GPUs of the same model and
+  // driver measured the same pipeline 6% apart, docs/perf.md 2026-11-30 10:50).
   nlohmann::json devs = nlohmann::json::array();
-  for (const auto& d : devices)
-    devs.push_back({{"backend", d.backend}, {"name", d.name}, {"gfx", d.gfx}, {"cu_num", d.cu_num},
-                    {"index", d.index}, {"driver", d.driver}, {"runtime", d.runtime}});
+  for (const auto& d : devices) devs.push_back(to_json(d));
   std::string path = provenance_path(o.output);
   nlohmann::json j;
   if (file_exists(path)) {

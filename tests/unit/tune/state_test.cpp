@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cktune/core/error.hpp"
 #include "cktune/formats/csv.hpp"
 #include "cktune/tune/tuner.hpp"
@@ -198,6 +200,35 @@ TEST(RunIdentity, SameCommandSameIdentity) {
   EXPECT_TRUE(differs([](TuneOptions&, K&, C& c, DeviceInfo&) { c.push_back("c"); }));
   EXPECT_TRUE(differs([](TuneOptions&, K&, C&, DeviceInfo& v) { v.cu_num = 3; }));
   // What does not change the decisions does not change the identity: resuming with --retry-failed.
+}
+
+// The provenance names each device as the engine does everywhere, so that tables tuned on two GPUs of the same model
+// can be told apart.
+TEST(Provenance, NamesEachDeviceWithItsBusAndSizes) {
+  TempDir dir;
+  TuneOptions o;
+  o.output = dir.file("tuned.csv");
+  o.input = dir.file("untuned.csv");
+  DeviceInfo d;
+  d.backend = "gpu";
+  d.name = "NVIDIA H200";
+  d.gfx = "sm_90";
+  d.cu_num = 132;
+  d.pci_bus_id = "0000:00:06.0";
+  d.l2_bytes = 50u << 20;
+  d.memory_total_bytes = 150ull << 30;
+  d.driver = "13.0";
+  write_provenance(o, Family::A8W8Blockscale, {d}, 3, "finished");
+  const nlohmann::json j = nlohmann::json::parse(slurp(provenance_path(o.output)));
+  ASSERT_EQ(j["devices"].size(), 1u);
+  const auto& got = j["devices"][0];
+  EXPECT_EQ(got["pci_bus_id"], "0000:00:06.0");
+  EXPECT_EQ(got["name"], "NVIDIA H200");
+  EXPECT_EQ(got["cu_num"], 132);
+  EXPECT_EQ(got["l2_bytes"], 50u << 20);
+  EXPECT_EQ(got["memory_total_bytes"], 150ull << 30);
+  EXPECT_EQ(j["gfx"], "sm_90");
+  EXPECT_EQ(j["status"], "finished");
 }
 
 TEST(Sidecars, NotCsvFilesNextToTheTable) {
