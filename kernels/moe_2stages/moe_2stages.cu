@@ -236,9 +236,9 @@ const std::array kStage2 = {
     // 0.990-1.001 (docs/perf.md, 2026-11-29 16:27).
     CKTUNE_WG2W(64, 4, true, 1, 2), CKTUNE_WG2W(64, 4, true, 4, 2),
     // The 256-column block_m 64 row with its tiles claimed at run time (2026-11-30; appended). H200, DeepSeek-V3 TP8,
-    // three rounds against its static twin: 16-512 tokens 0.986-0.997, the best pipeline at 32, 64 and 512 tokens (64:
-    // 310.4-312.1 against 312.8-313.2 us). The same for the 128-column rows (two CTAs an SM) was 0.997-1.016 at 8-512
-    // tokens and was left out (docs/perf.md, 2026-11-30 10:50).
+    // three rounds against its static twin: 16-512 tokens 0.986-1.001, the best pipeline at 32, 64 and 512 tokens (64:
+    // 310.4-312.1 against 312.8-313.2 us). The same for the 128-column rows (two CTAs an SM) was 0.987-1.016 at 8-512
+    // tokens, mostly slower at 8-64, and was left out (docs/perf.md, 2026-11-30 10:50).
     CKTUNE_WG2D(64, 4, true, 1, 2),
 };
 #undef CKTUNE_S1
