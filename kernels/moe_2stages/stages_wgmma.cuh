@@ -252,6 +252,16 @@ struct RouteScratch {
   static_assert(kSteps * 4 <= 32, "one warp scans the (step, warp) match counts");
 };
 
+// The sum of v over lanes 0..lane of the warp (every lane takes part).
+__device__ __forceinline__ int warp_inclusive_sum(int v, int lane) {
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const int up = __shfl_up_sync(0xffffffffu, v, d);
+    if (lane >= d) v += up;
+  }
+  return v;
+}
+
 template <int BM>
 __device__ __forceinline__ void route_first_tile(const Args& a, int* scratch, int pt, int col_tiles, int group,
                                                  int tile) {
@@ -281,12 +291,7 @@ __device__ __forceinline__ void route_first_tile(const Args& a, int* scratch, in
   const int per = (E + kN - 1) / kN, e0 = min(E, pt * per), e1 = min(E, e0 + per);
   int mine = 0;
   for (int e = e0; e < e1; ++e) mine += (cnt[e] + BM - 1) / BM;
-  int incl = mine;
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    const int up = __shfl_up_sync(0xffffffffu, incl, d);
-    if (lane >= d) incl += up;
-  }
+  const int incl = warp_inclusive_sum(mine, lane);
   if (lane == 31) wblocks[warp] = incl;
   gpu::sm90::named_barrier_sync(kBar, kN);
   int used = 0, first = incl - mine;
@@ -322,12 +327,7 @@ __device__ __forceinline__ void route_first_tile(const Args& a, int* scratch, in
   gpu::sm90::named_barrier_sync(kBar, kN);
   if (warp == 0) {  // exclusive scan of the matches in flat order: (step, warp) = index j * 4 + warp
     const int v = lane < P * 4 ? matches[lane] : 0;
-    int x = v;
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      const int up = __shfl_up_sync(0xffffffffu, x, d);
-      if (lane >= d) x += up;
-    }
+    const int x = warp_inclusive_sum(v, lane);
     if (lane < P * 4) matches[lane] = x - v;
   }
   gpu::sm90::named_barrier_sync(kBar, kN);

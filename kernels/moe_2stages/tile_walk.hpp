@@ -54,19 +54,21 @@ struct PlainDiv {
   CKTUNE_HD int operator()(int n) const { return n / d; }
 };
 struct TileWalk {
-  int used_blocks, col_tiles, group, per_group, last_width;
+  // Column tiles in the last group (1..g): the others hold g each.
+  static CKTUNE_HD int last_group_width(int cols, int g) { return cols - (cols - 1) / g * g; }
+  int used_blocks, col_tiles, group, per_group, last_width;  // last_width before the dividers (it sizes by_last)
   DivBy by_per_group, by_group, by_last;
   CKTUNE_HD TileWalk(int used, int cols, int g)
       : used_blocks(used), col_tiles(cols), group(g), per_group(g * used),
-        last_width(cols - (cols - 1) / g * g), by_per_group(static_cast<uint32_t>(g * (used > 0 ? used : 1))),
-        by_group(static_cast<uint32_t>(g)), by_last(static_cast<uint32_t>(cols - (cols - 1) / g * g)) {}
+        last_width(last_group_width(cols, g)), by_per_group(static_cast<uint32_t>(g * (used > 0 ? used : 1))),
+        by_group(static_cast<uint32_t>(g)), by_last(static_cast<uint32_t>(last_width)) {}
   CKTUNE_HD TileAt operator()(int tile) const {
     return tile_place(tile, per_group, group, col_tiles, last_width, by_per_group, by_group, by_last);
   }
   // One tile's place by plain division, without the divisors' set-up (three 64-bit divisions): for the routing of a
   // stage 1's first tile (route_first_tile), which needs one place.
   static CKTUNE_HD TileAt place(int tile, int used, int cols, int g) {
-    const int last_width = cols - (cols - 1) / g * g;
+    const int last_width = last_group_width(cols, g);
     return tile_place(tile, g * used, g, cols, last_width, PlainDiv{g * (used > 0 ? used : 1)}, PlainDiv{g},
                       PlainDiv{last_width});
   }
