@@ -26,9 +26,8 @@ gpu::LaunchOpts launch_opts(int tokens, int topk, unsigned cluster_z = 1) {
 }
 
 #if defined(CKTUNE_CUDA)
-// CKTUNE_MOE_STAGE1_ROUTE=0 in the environment keeps every wgmma stage 1 waiting for the sorting before its first
-// requests (Args::route_stage1 ignored): for before/after comparisons, or should the early requests misbehave. Read
-// once per process.
+// CKTUNE_MOE_STAGE1_ROUTE=0 in the environment runs every `_r` stage 1 as its plain twin (Args::route_stage1
+// ignored): for before/after comparisons, or should the early requests misbehave. Read once per process.
 bool stage1_may_route() {
   static const bool may = [] {
     const char* v = std::getenv("CKTUNE_MOE_STAGE1_ROUTE");
@@ -90,7 +89,8 @@ gpu::ErrorCode launch_wg_kernel(const CUtensorMap& mw, const Args& a, dim3 grid,
                      launch_opts(a.tokens, a.topk, static_cast<unsigned>(kSplit)), mw, a, col_tiles, group);
 }
 
-template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1, bool kQuant = false, bool kDyn = false>
+template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1, bool kQuant = false, bool kDyn = false,
+          bool kRouteRow = false>
 gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream) {
   if (kDyn && a.tile_counter == nullptr) return gpu::kErrorInvalidValue;
   CUtensorMap mw;
@@ -108,9 +108,11 @@ gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream
     const int sms = gpu::current_device_multiprocessors(132);
     const dim3 grid(static_cast<unsigned>(std::max(1ll, std::min<long long>(tiles, 1ll * sms * C::kMinBlocks))));
     const int group = p.col_group > 0 ? std::min(p.col_group, col_tiles) : col_tiles;
-    // A stage 1 of a pipeline at decode sizes routes its first tile itself (route_first_tile): a kernel of its own, so
-    // that the larger sizes run code without it (with a run-time switch the kernels were 0.6% slower at 512 tokens).
-    if constexpr (kS1) {
+    // A `_r` stage 1 of a pipeline routes its first tile itself (route_first_tile): a kernel of its own, so that the
+    // plain rows run code without it (with a run-time switch the kernels were 0.6% slower at 512 tokens). A row of its
+    // own since the routing form was 2% faster at 8 DeepSeek-V3 tokens on some H200s and 0.3-3% slower on others
+    // (docs/perf.md, 2026-11-30 10:50): the tune picks it where it wins.
+    if constexpr (kS1 && kRouteRow) {
       if (a.route_stage1 && stage1_may_route() && a.topk_ids != nullptr && a.topk_weights != nullptr &&
           static_cast<long long>(a.tokens) * a.topk <= kRouteMaxPairs && a.experts <= kRouteMaxExperts)
         return launch_wg_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, true>(mw, a, grid, col_tiles, group, stream);
@@ -128,7 +130,8 @@ template <class C, bool kAcc = false>
 gpu::ErrorCode launch_stage2(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
-template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1, bool kQuant = false, bool kDyn = false>
+template <class C, bool kS1, bool kStaged, bool kAcc = false, int kSplit = 1, bool kQuant = false, bool kDyn = false,
+          bool kRouteRow = false>
 gpu::ErrorCode launch_wg(const StageParams&, const Args&, gpu::Stream) {
   return gpu::kErrorNotSupported;
 }
@@ -166,6 +169,13 @@ using Entry = TableEntry<StageParams, LaunchFn>;
 #define CKTUNE_WG1Q(ST)                                                                                             \
   Entry{StageParams{0, nullptr, Stage::One, 64, 256, 12, ST, 1, Engine::Wgmma, false, false, 0, false, true},      \
         &launch_wg<detail::WgCfg<64, ST, false, 256, 2>, true, false, false, 1, true>}
+// The routing forms (`_r`) of the decode stage-1 rows: block_m 64 with 128 weight rows, and `_q`.
+#define CKTUNE_WG1R(ST)                                                                                               \
+  Entry{StageParams{0, nullptr, Stage::One, 64, 128, 8, ST, 1, Engine::Wgmma, false, false, 0, false, false, false, true}, \
+        &launch_wg<detail::WgCfg<64, ST>, true, false, false, 1, false, false, true>}
+#define CKTUNE_WG1QR(ST)                                                                                               \
+  Entry{StageParams{0, nullptr, Stage::One, 64, 256, 12, ST, 1, Engine::Wgmma, false, false, 0, false, true, false, true}, \
+        &launch_wg<detail::WgCfg<64, ST, false, 256, 2>, true, false, false, 1, true, false, true>}
 // wgmma stage 2: 128 output columns, block_m rows, ST stages, output rows stored directly or staged (SO).
 #define CKTUNE_WG2(BM, ST, SO)                                                                        \
   Entry{StageParams{0, nullptr, Stage::Two, BM, 128, ((BM) / 64 + 1) * 4, ST, 1, Engine::Wgmma, SO},   \
@@ -214,6 +224,8 @@ const std::array kStage1 = {
     CKTUNE_WG1(64, 4, 2),
     // The same re-quantising its tile (2026-11-30; appended): one launch and one wait between the stages fewer.
     CKTUNE_WG1Q(4),
+    // The routing forms of the two decode rows (appended): until then every unsplit wgmma stage 1 routed at decode sizes.
+    CKTUNE_WG1R(4), CKTUNE_WG1QR(4),
 };
 const std::array kStage2 = {
     CKTUNE_S2(64, 16, 2, 1),   CKTUNE_S2(128, 16, 4, 1),  CKTUNE_S2(64, 32, 2, 1), CKTUNE_S2(128, 32, 4, 1),
@@ -248,6 +260,8 @@ const std::array kStage2 = {
 #undef CKTUNE_WG1S
 #undef CKTUNE_WG1P
 #undef CKTUNE_WG1Q
+#undef CKTUNE_WG1R
+#undef CKTUNE_WG1QR
 #undef CKTUNE_WG2
 #undef CKTUNE_WG2A
 #undef CKTUNE_WG2W
@@ -257,7 +271,7 @@ std::string stage1_name(const StageParams& s) {
   return s.engine == Engine::Wgmma
              ? "cktune_moe_s1wg_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_st" +
                    std::to_string(s.stages) + (s.split_k > 1 ? "_sk" + std::to_string(s.split_k) : "") +
-                   (s.paired ? "_p2" : "") + (s.requantize ? "_q" : "")
+                   (s.paired ? "_p2" : "") + (s.requantize ? "_q" : "") + (s.route ? "_r" : "")
              : "cktune_moe_s1_bm" + std::to_string(s.block_m) + "_n" + std::to_string(s.tile_n) + "_w" +
                    std::to_string(s.warps) + "_st" + std::to_string(s.stages) + "_sk" + std::to_string(s.split_k);
 }
@@ -303,6 +317,8 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
     return "inter_dim is not a multiple of the tile's gate rows";
   if (p.stage == Stage::Two && model_dim % p.tile_n != 0) return "model_dim is not a multiple of the tile";
   if (p.split_k > model_dim / 128) return "more K slices than 128-K blocks";
+  if (p.route && (static_cast<long long>(tokens) * topk > kRouteMaxPairs || experts > kRouteMaxExperts))
+    return "routes its first tile itself at up to 512 routed pairs and 1024 experts only";
   if (p.engine == Engine::Wgmma) {
     if (sm != 90) return "needs Hopper's wgmma and TMA (sm_90a)";
     if (static_cast<long long>(experts) * 2 * inter_dim >= (1ll << 31) || static_cast<long long>(experts) * model_dim >= (1ll << 31))

@@ -48,6 +48,8 @@ struct StageParams {
                               // the pipeline launches no quantize_stage1
   bool dynamic = false;       // wgmma stage 2: a CTA claims its tiles past the first two at run time (`_dyn`;
                               // Args::tile_counter), so that the CTAs end together
+  bool route = false;         // wgmma stage 1: finds its first tile's expert and rows from topk_ids itself (`_r`;
+                              // Args::route_stage1; at most kRouteMaxPairs routed pairs and kRouteMaxExperts experts)
 };
 
 // Every instance of a stage, in id order.
@@ -80,16 +82,15 @@ struct Args {
   const int32_t* topk_ids;     // [tokens, topk]
   const float* topk_weights;   // [tokens, topk]
   int* fused_counts;           // [fused_count_ints()] zeroed once; the kernel leaves it zeroed
-  // An unsplit wgmma stage 1 may find its first tile's expert and rows from topk_ids itself (decode sizes: tokens *
-  // topk <= kRouteMaxPairs, experts <= kRouteMaxExperts; launch() decides and launches that form of the kernel), so
-  // that its first tile need not wait for the sorting. Set only where topk_ids and topk_weights are what the sorting
-  // read, without an expert mask (the pipeline).
+  // A `_r` stage-1 row finds its first tile's expert and rows from topk_ids itself, so that its first tile need not
+  // wait for the sorting; without this it runs as its plain twin. Set only where topk_ids and topk_weights are what the
+  // sorting read, without an expert mask (the pipeline).
   bool route_stage1;
   // A `_dyn` stage 2's claim count and exit count ([2] ints): zeroed once; each launch leaves them zeroed.
   int* tile_counter;
 };
 
-// The sizes at which a wgmma stage 1 routes its first tile itself (Args::route_stage1).
+// The sizes at which a `_r` stage 1 routes its first tile itself (why_not refuses the rest).
 constexpr int kRouteMaxPairs = 512;
 constexpr int kRouteMaxExperts = 1024;
 

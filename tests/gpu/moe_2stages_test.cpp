@@ -342,7 +342,7 @@ TEST(GpuMoe, WgmmaStagesMatchTheWarpMmaStages) {
 // A wgmma stage 1 that finds its first tile's expert and rows from topk_ids itself (Args::route_stage1, decode sizes)
 // must write exactly what it writes from the sorting's outputs: the same tiles, rows and k-blocks in the same order,
 // so the same bits. Shapes from 12 to 512 routed pairs (the limit), with experts of several blocks (more tokens than
-// block_m on few experts), experts the tokens leave unused, 512 experts, and topk 10; both block_m.
+// block_m on few experts), experts the tokens leave unused, 512 experts, and topk 10; every `_r` row.
 TEST(GpuMoe, StageOneRoutingItselfWritesWhatItWritesFromTheSorting) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no GPU visible";
   gpu::GpuStream stream;
@@ -377,9 +377,7 @@ TEST(GpuMoe, StageOneRoutingItselfWritesWhatItWritesFromTheSorting) {
         return h;
       };
       for (const auto& p : km::stage_instances(km::Stage::One)) {
-        if (p.engine != km::Engine::Wgmma || p.block_m != bm || p.split_k != 1 ||
-            km::why_not(p, T, D, I, E, K) != nullptr)
-          continue;
+        if (!p.route || p.block_m != bm || km::why_not(p, T, D, I, E, K) != nullptr) continue;
         const std::vector<uint8_t> from_sorting = run(p, false), own = run(p, true);
         size_t differ = 0, unwritten = 0;
         for (size_t i = 0; i < pairs * I * 2; i += 2)  // bf16 rows: every routed pair's cells are written
@@ -394,7 +392,7 @@ TEST(GpuMoe, StageOneRoutingItselfWritesWhatItWritesFromTheSorting) {
     }
   }
   std::printf("stage 1 routing itself against the sorting's outputs: %d comparisons\n", compared);
-  EXPECT_GT(compared, 20);
+  EXPECT_GT(compared, 6);
 }
 
 }  // namespace
