@@ -38,6 +38,9 @@ void add_measure_options(CLI::App* cmd, MeasureOptions& o, std::string& gpus_tex
       ->capture_default_str();
   cmd->add_option("--prepare-timeout", o.prepare_timeout_s, "Seconds input generation and the reference may take")
       ->capture_default_str();
+  cmd->add_option("--stall-timeout", o.stall_timeout_s,
+                  "Seconds a candidate may go without any of its launches completing before it counts as hung "
+                  "(default: 60 on a GPU, off on the CPU; 0 = off)");
 }
 
 void finish_measure_options(MeasureOptions& o, const std::string& gpus_text) {

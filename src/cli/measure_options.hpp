@@ -11,7 +11,7 @@
 namespace cktune::cli {
 
 // Adds --device, --mp, --gpus, --warmup, --iters, --min-time-ms, --rotate, --seed, --errRatio,
-// --max-row-errRatio, --timeout, --prepare-timeout to `cmd`. `gpus_text` receives the raw --gpus list;
+// --max-row-errRatio, --timeout, --prepare-timeout, --stall-timeout to `cmd`. `gpus_text` receives the raw --gpus list;
 // call finish_measure_options() in the verb's callback.
 void add_measure_options(CLI::App* cmd, MeasureOptions& o, std::string& gpus_text);
 

@@ -1,6 +1,7 @@
 #include "cktune/engine/measure.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 
@@ -18,6 +19,13 @@ std::string Protocol::describe(int sets_used) const {
                      routing == "uniform" ? std::string() : ";routing=" + routing,
                      settle_ms > 0 ? fmt::format(";settle_ms={}", settle_ms) : std::string());
 }
+
+namespace {
+std::atomic<std::uint64_t> g_progress{0};
+}  // namespace
+
+void note_progress() { g_progress.fetch_add(1, std::memory_order_relaxed); }
+std::uint64_t progress_count() { return g_progress.load(std::memory_order_relaxed); }
 
 double percentile(std::vector<double> samples, double p) {
   if (samples.empty()) return 0.0;
@@ -51,7 +59,8 @@ Measurement combine_timings(const std::vector<Measurement>& parts) {
   return c;
 }
 
-Measurement measure(Instance& instance, Workload& workload, Timer& timer, const Protocol& protocol) {
+Measurement measure(Instance& instance, Workload& workload, Timer& timer, const Protocol& protocol,
+                    double expected_us) {
   const int sets = std::max(1, workload.sets());
   // Warm-up: module load, caches, clocks. Rotation continues across warm-up and timing so that the
   // first timed launch does not find its inputs in the L2.
@@ -65,9 +74,12 @@ Measurement measure(Instance& instance, Workload& workload, Timer& timer, const 
   bool settled = protocol.settle_ms <= 0;
   const int iters = std::max(1, protocol.iters);
   int target = iters;
+  double typical_us = expected_us;  // one launch's time: the hint, then the median so far
   while (true) {
     int chunk = target - static_cast<int>(all.size() - kept);
     chunk = std::clamp(chunk, 1, std::max(1, protocol.max_iters - static_cast<int>(all.size())));
+    // Long launches go in batches of about kMaxBatchUs, so that a slow kernel shows progress as often as a fast one.
+    if (typical_us > 0) chunk = std::min(chunk, std::max(1, static_cast<int>(kMaxBatchUs / typical_us)));
     timer.reserve(chunk);
     for (int i = 0; i < chunk; ++i) {
       timer.begin(i);
@@ -76,9 +88,10 @@ Measurement measure(Instance& instance, Workload& workload, Timer& timer, const 
     }
     std::vector<double> got = timer.collect_us();
     if (static_cast<int>(got.size()) != chunk) throw Error("timer returned a wrong number of samples");
+    note_progress();
     all.insert(all.end(), got.begin(), got.end());
+    typical_us = percentile(all, 0.5);
     if (!settled) {
-      const double typical_us = percentile(all, 0.5);
       if (typical_us < Protocol::kSettleMinUs) {
         settled = true;  // short launches: nothing to drop
       } else {

@@ -37,6 +37,8 @@ void MeasureOptions::validate() const {
   require(finite(timeout_s) && timeout_s > 0, "--timeout", timeout_s, "a positive number of seconds");
   require(finite(prepare_timeout_s) && prepare_timeout_s > 0, "--prepare-timeout", prepare_timeout_s,
           "a positive number of seconds");
+  require(stall_timeout_s < 0 ? stall_timeout_s == -1 : finite(stall_timeout_s), "--stall-timeout", stall_timeout_s,
+          "a number of seconds (0 = off)");
   std::set<int> seen;
   for (int g : gpus) {
     require(g >= 0, "--gpus", g, "device indices of 0 or more");
@@ -104,6 +106,7 @@ PoolOptions pool_options(const MeasureOptions& o) {
   p.exe = o.exe;
   p.candidate_timeout_s = o.timeout_s;
   p.prepare_timeout_s = o.prepare_timeout_s;
+  p.stall_timeout_s = o.stall_timeout_s;
   for (int i = 0; i < o.verbosity; ++i) p.worker_args.push_back("-v");
   return p;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cktune/engine/measure.hpp"
 #include "cktune/engine/workload.hpp"
 #include "cktune/ref/gemm.hpp"
 
@@ -44,7 +45,9 @@ CheckResult OutputBuffer::check(const Reference& ref, const Tolerance& tol) {
 }
 
 CheckResult check_output_now(Workload& workload, const Tolerance& tol) {
-  return workload.output().check(workload.reference, tol);
+  CheckResult r = workload.output().check(workload.reference, tol);
+  note_progress();  // the read-back waited for the launches before it
+  return r;
 }
 
 CheckResult run_and_check(Instance& instance, Workload& workload, const Tolerance& tol) {

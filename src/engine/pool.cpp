@@ -102,6 +102,7 @@ void WorkerPool::spawn(Worker& w) {
   w.buffer.clear();
   w.state = WorkerState::Starting;
   w.since = Clock::now();
+  w.progress = 0;  // the new process counts from zero
   log().debug("{}: started worker pid {}", w.label, pid);
 }
 
@@ -175,7 +176,15 @@ void WorkerPool::handle_line(Worker& w, const std::string& line, const PoolCallb
     return;
   }
   const std::optional<EventKind> kind = event_kind(ev);
-  if (kind == EventKind::Heartbeat) return;  // alive; deadlines are per step, so heartbeats do not extend them
+  if (kind == EventKind::Heartbeat) {
+    // Alive. The deadlines are per step, so a heartbeat does not extend them; a new progress count restarts only the
+    // stall watch.
+    if (auto p = ev.find("progress"); p != ev.end() && p->is_number_unsigned() && p->get<std::uint64_t>() != w.progress) {
+      w.progress = p->get<std::uint64_t>();
+      w.progress_at = Clock::now();
+    }
+    return;
+  }
   if (cb.on_event) cb.on_event(w.label, ev);
   if (kind == EventKind::Ready) {
     w.device = device_from_json(ev.at("device"));
@@ -323,9 +332,19 @@ void WorkerPool::pump(const PoolCallbacks& cb, int timeout_ms) {
     }
   }
 
-  // Watchdog: each step has its own deadline, counted from when that step began.
+  // Watchdog: each step has its own deadline, counted from when that step began; a candidate's launches must also keep
+  // completing (the stall watch, from its start or its last progress).
   for (auto& w : workers_) {
     if (w.pid < 0 || w.given_up) continue;
+    if (const double stall = stall_limit(w); stall > 0 && w.state == WorkerState::Running && !w.candidate.empty()) {
+      const double quiet = seconds_since(std::max(w.since, w.progress_at));
+      if (quiet > stall) {
+        handle_death(w,
+                     fmt::format("hung: none of its launches completed for {:.1f} s (--stall-timeout {})", quiet, stall),
+                     Verdict::TimedOut, cb);
+        continue;
+      }
+    }
     double limit = w.state == WorkerState::Starting    ? options_.start_timeout_s
                    : w.state == WorkerState::Preparing ? options_.prepare_timeout_s
                    : w.state == WorkerState::Running   ? options_.candidate_timeout_s
@@ -339,6 +358,11 @@ void WorkerPool::pump(const PoolCallbacks& cb, int timeout_ms) {
       handle_death(w, what, Verdict::TimedOut, cb);
     }
   }
+}
+
+double WorkerPool::stall_limit(const Worker& w) const {
+  if (options_.stall_timeout_s >= 0) return options_.stall_timeout_s;
+  return w.device.backend == "gpu" ? kGpuStallTimeoutS : 0;
 }
 
 std::vector<DeviceInfo> WorkerPool::start(const PoolCallbacks& cb) {

@@ -74,6 +74,27 @@ while IFS=, read -r _ _ m n k _ _ _ _ name _; do
   [ "$(verdict_of "$m,$n,$k" "$name")" = passed ] || fail "$m,$n,$k: winner $name did not pass in the profile"
 done < <(awk 'NR > 1' tuned.csv)
 
+# The stall watch: with --timeout far away, a candidate none of whose launches completes is still ended once it has
+# shown no progress for --stall-timeout seconds (off by default on the CPU, on when given); the correct candidates,
+# whose launches complete, are not.
+printf 'M,N,K\n16,512,512\n' >a8w8_blockscale_untuned_gemm.csv
+start=$(date +%s)
+rc=0
+timeout 300 "$BIN" tune -i a8w8_blockscale_untuned_gemm.csv -o ts.csv -o2 ps.csv --iters 3 --warmup 1 --no-progress \
+  --timeout 600 --stall-timeout 5 --inject-fault "hang@$HANG" >outs.txt 2>errs.txt || rc=$?
+elapsed=$(($(date +%s) - start))
+[ "$rc" -eq 0 ] || fail "stall run exited $rc: $(tail -3 errs.txt)"
+[ "$elapsed" -lt 120 ] || fail "stall run took ${elapsed} s: the hung candidate was not ended by --stall-timeout 5"
+[ "$(verdict_of 16,512,512 "$HANG")" = timed_out ] || fail "stall run: $HANG verdict '$(verdict_of 16,512,512 "$HANG")'"
+grep -q "none of its launches completed for .* (--stall-timeout 5)" ps.csv ||
+  fail "stall run: the timed_out row does not say why: $(grep "$HANG" ps.csv)"
+n=$(awk -F, 'NR > 1 && $21 == "timed_out"' ps.csv | wc -l)
+[ "$n" -eq 1 ] || fail "stall run: $n timed_out rows, want 1 (only $HANG)"
+echo "stall run took ${elapsed}s"
+"$BIN" tune -i a8w8_blockscale_untuned_gemm.csv -o tx.csv --stall-timeout -2 --no-progress >/dev/null 2>errx.txt &&
+  fail "--stall-timeout -2 was accepted"
+grep -q -- "--stall-timeout" errx.txt || fail "--stall-timeout -2: the error does not name the option: $(cat errx.txt)"
+
 # Planted wrong candidates alone (no injected faults) on more shapes: never a winner; a shape where only
 # planted candidates run fails instead of writing a wrong row.
 printf 'M,N,K\n3,128,256\n32,384,640\n' >a8w8_blockscale_untuned_gemm.csv

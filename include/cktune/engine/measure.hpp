@@ -46,7 +46,17 @@ struct Measurement {
   int sets = 0;
 };
 
-Measurement measure(Instance& instance, Workload& workload, Timer& timer, const Protocol& protocol);
+// expected_us (0: unknown) is what one launch is expected to take (a brief timing of it before): the timed
+// launches then go in batches of about kMaxBatchUs at most, so that progress is noted at least that often.
+Measurement measure(Instance& instance, Workload& workload, Timer& timer, const Protocol& protocol,
+                    double expected_us = 0);
+inline constexpr double kMaxBatchUs = 2e6;
+
+// This process's device work, counted as it completes: measure() notes each batch of timed launches,
+// check_output_now() each read-back of an output. A worker's heartbeat reports the count, so that its pool can
+// tell a candidate whose launches stopped completing (a hung kernel) from a slow one (PoolOptions::stall_timeout_s).
+void note_progress();
+std::uint64_t progress_count();
 
 // Several timings of one kernel taken apart in time (the interleaved re-timing rounds) as one:
 // the median of their medians, with the typical p10..p90 around it (the median of each bound, widened to

@@ -19,6 +19,7 @@ struct MeasureOptions {
   double max_row_err_ratio = 0.25;  // --max-row-errRatio: any single row beyond this fails
   double timeout_s = 600;           // --timeout: per candidate, from its first launch
   double prepare_timeout_s = 1800;  // --prepare-timeout: input generation and reference
+  double stall_timeout_s = -1;      // --stall-timeout: a candidate without progress this long is hung (PoolOptions)
   std::string exe;                  // worker binary (tests); default this process
   int verbosity = 0;
 

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
@@ -31,10 +32,16 @@ struct PoolOptions {
   double candidate_timeout_s = 600;     // from a candidate's first launch to its result
   double prepare_timeout_s = 1800;      // input generation and reference
   double start_timeout_s = 120;         // worker start-up (device init)
+  // A candidate whose device work shows no progress (measure.hpp: progress_count) for this long is hung, however
+  // long its --timeout: < 0 = kGpuStallTimeoutS on GPU workers and off on CPU ones (whose launches run on the host and
+  // grow with the shape), 0 = off.
+  double stall_timeout_s = -1;
   int max_worker_failures = 3;          // consecutive start failures before a worker slot is given up
   int max_prepare_failures = 2;         // a job whose preparation kills the worker this often fails
   std::vector<std::string> worker_args;  // e.g. {"-v"}
 };
+
+inline constexpr double kGpuStallTimeoutS = 60;
 
 struct JobOutcome {
   Job job;                                // as first submitted (all candidates)
@@ -93,6 +100,8 @@ class WorkerPool {
     std::string buffer;
     WorkerState state = WorkerState::Down;
     Clock::time_point since{};
+    std::uint64_t progress = 0;     // the worker's last reported progress count
+    Clock::time_point progress_at{};  // when it last changed
     std::optional<int> job;   // job id in flight
     std::string candidate;    // candidate in flight
     int start_failures = 0;
@@ -115,6 +124,7 @@ class WorkerPool {
   void finish(Worker& w, const PoolCallbacks& cb);
   void dispatch(Worker& w);
   void pump(const PoolCallbacks& cb, int timeout_ms);
+  double stall_limit(const Worker& w) const;  // seconds; 0 = no stall watch for this worker
 
   PoolOptions options_;
   std::vector<Worker> workers_;

@@ -149,6 +149,31 @@ TEST(Measure, LongLaunchesSettleFirst) {
   EXPECT_DOUBLE_EQ(plain.median_us, 3000.0);
 }
 
+TEST(Measure, LongLaunchesGoInBatchesThatNoteProgress) {
+  // 0.5 s launches with the screen's time as the hint: batches of 4 (kMaxBatchUs), each noted as progress, so that a
+  // slow kernel is never mistaken for a hung one (PoolOptions::stall_timeout_s).
+  FakeInstance inst;
+  FakeWorkload wl(1);
+  FakeTimer timer(std::vector<double>(100, 5e5));
+  const std::uint64_t before = progress_count();
+  Measurement m = measure(inst, wl, timer, timed(10), 5e5);
+  EXPECT_EQ(m.iters, 10);
+  EXPECT_EQ(timer.collects, 3);  // 4 + 4 + 2
+  EXPECT_EQ(progress_count() - before, 3u);
+
+  // Without a hint the first batch is whole; the hint never changes what is timed.
+  FakeTimer timer2(std::vector<double>(100, 5e5));
+  Measurement plain = measure(inst, wl, timer2, timed(10));
+  EXPECT_EQ(timer2.collects, 1);
+  EXPECT_EQ(plain.iters, 10);
+  EXPECT_DOUBLE_EQ(plain.median_us, m.median_us);
+
+  // Short launches: one batch, as before.
+  FakeTimer timer3(std::vector<double>(100, 20.0));
+  EXPECT_EQ(measure(inst, wl, timer3, timed(50), 20.0).iters, 50);
+  EXPECT_EQ(timer3.collects, 1);
+}
+
 TEST(Measure, ShortLaunchesAreNotSettled) {
   FakeInstance inst;
   FakeWorkload wl(1);
