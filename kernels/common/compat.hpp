@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <utility>
 
 namespace cktune::gpu {
@@ -350,6 +351,22 @@ inline ErrorCode event_elapsed_ms(float* ms, Event start, Event end) {
   return CKTUNE_RT(EventElapsedTime)(ms, start, end);
 }
 inline ErrorCode device_get_pci_bus_id(char* buf, int len, int d) { return CKTUNE_RT(DeviceGetPCIBusId)(buf, len, d); }
+// The device's 16-byte UUID (CUDA: the properties' uuid; HIP: hipDeviceGetUuid).
+inline ErrorCode device_uuid(unsigned char (&out)[16], const DeviceProp& p, int d) {
+#if defined(CKTUNE_HIP)
+  (void)p;
+  hipDevice_t dev{};
+  if (ErrorCode e = hipDeviceGet(&dev, d); e != hipSuccess) return e;
+  hipUUID u{};
+  if (ErrorCode e = hipDeviceGetUuid(&u, dev); e != hipSuccess) return e;
+  std::memcpy(out, u.bytes, sizeof out);
+  return hipSuccess;
+#else
+  (void)d;
+  std::memcpy(out, p.uuid.bytes, sizeof out);
+  return cudaSuccess;
+#endif
+}
 #undef CKTUNE_RT
 }  // namespace rt
 

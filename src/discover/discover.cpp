@@ -207,6 +207,7 @@ Json gpu_json(const GpuEntry& g) {
       {"l2_bytes", d.l2_bytes},
       {"shared_memory_per_block_optin", d.shared_memory_per_block_optin},
       {"pci_bus_id", str_or_null(d.pci_bus_id)},
+      {"uuid", str_or_null(d.uuid)},
   };
   if (d.compute_major) j["compute_capability"] = fmt::format("{}.{}", d.compute_major, d.compute_minor);
   // The datasheet rates `report` holds shapes against (core/peaks.hpp); null for a GPU not in its table.

@@ -212,7 +212,7 @@ nlohmann::json make_event(EventKind kind) { return {{"ev", to_string(kind)}}; }
 nlohmann::json to_json(const DeviceInfo& d) {
   return {{"backend", d.backend}, {"name", d.name},       {"gfx", d.gfx},         {"cu_num", d.cu_num},
           {"index", d.index},     {"driver", d.driver},   {"runtime", d.runtime}, {"l2_bytes", d.l2_bytes},
-          {"memory_total_bytes", d.memory_total_bytes}, {"pci_bus_id", d.pci_bus_id}};
+          {"memory_total_bytes", d.memory_total_bytes}, {"pci_bus_id", d.pci_bus_id}, {"uuid", d.uuid}};
 }
 
 DeviceInfo device_from_json(const nlohmann::json& j) {
@@ -227,6 +227,7 @@ DeviceInfo device_from_json(const nlohmann::json& j) {
   d.l2_bytes = j.value("l2_bytes", std::uint64_t{0});
   d.memory_total_bytes = j.value("memory_total_bytes", std::uint64_t{0});
   d.pci_bus_id = j.value("pci_bus_id", "");
+  d.uuid = j.value("uuid", "");
   return d;
 }
 

@@ -30,6 +30,14 @@ std::string format_runtime_version(int encoded, bool hip) {
   return fmt::format("{}.{}", encoded / 1000, (encoded % 1000) / 10);
 }
 
+std::string format_gpu_uuid(const unsigned char (&b)[16]) {
+  bool any = false;
+  for (unsigned char c : b) any = any || c != 0;
+  if (!any) return {};
+  return fmt::format("GPU-{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
+                     b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
 std::string normalize_pci_bus_id(std::string_view id) {
   // domain:bus:device.function, each hex; NVML pads the domain to 8 digits, CUDA to 4.
   unsigned domain = 0, bus = 0, device = 0, function = 0;

@@ -120,6 +120,12 @@ std::vector<DeviceInfo> enumerate_gpus(std::string* why_empty, bool with_free_me
 #else
     info.shared_memory_per_block_optin = p.sharedMemPerBlockOptin;
 #endif
+    unsigned char uuid[16] = {};
+    if (rt::device_uuid(uuid, p, d) == kSuccess) {
+      info.uuid = format_gpu_uuid(uuid);
+    } else {
+      (void)get_last_error();
+    }
     char bus[32] = {};
     if (rt::device_get_pci_bus_id(bus, sizeof bus, d) == kSuccess) {
       info.pci_bus_id = normalize_pci_bus_id(bus);

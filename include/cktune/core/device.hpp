@@ -24,6 +24,7 @@ struct DeviceInfo {
   std::uint64_t l2_bytes = 0;       // last-level cache (L2 on GPUs): sizes the input rotation
   std::uint64_t shared_memory_per_block_optin = 0;
   std::string pci_bus_id;           // "0000:18:00.0" (lower-case hex), for matching NVML / rocm-smi
+  std::string uuid;                 // "GPU-082af63b-..." as nvidia-smi prints it: names the board ("" if not reported)
   std::string driver;               // driver version text ("" if none)
   std::string runtime;              // runtime version text ("cuda 13.0", "host")
 };

@@ -55,4 +55,8 @@ std::string format_runtime_version(int encoded, bool hip = false);
 // "00000000:18:00.0" (NVML) and "0000:18:00.0" (CUDA) -> "0000:18:00.0"; "" when unparsable.
 std::string normalize_pci_bus_id(std::string_view id);
 
+// A device's 16-byte UUID as nvidia-smi prints it: "GPU-082af63b-aecb-ecc3-16f5-ca2658e93a3e"; "" when every byte is
+// zero (not reported). It names the board, where a virtual machine's PCI bus id and the VBIOS may repeat across boards.
+std::string format_gpu_uuid(const unsigned char (&bytes)[16]);
+
 }  // namespace cktune::gpu

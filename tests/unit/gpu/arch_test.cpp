@@ -30,6 +30,14 @@ TEST(FormatRuntimeVersion, CudaAndHipEncodings) {
   EXPECT_EQ(format_runtime_version(60342134, /*hip=*/true), "6.3.42134");
 }
 
+TEST(FormatGpuUuid, AsNvidiaSmiPrintsIt) {
+  const unsigned char b[16] = {0x08, 0x2a, 0xf6, 0x3b, 0xae, 0xcb, 0xec, 0xc3,
+                               0x16, 0xf5, 0xca, 0x26, 0x58, 0xe9, 0x3a, 0x3e};
+  EXPECT_EQ(format_gpu_uuid(b), "GPU-082af63b-aecb-ecc3-16f5-ca2658e93a3e");  // an H200's, from nvidia-smi
+  const unsigned char zero[16] = {};
+  EXPECT_EQ(format_gpu_uuid(zero), "");
+}
+
 TEST(NormalizePciBusId, NvmlAndCudaSpellingsAgree) {
   EXPECT_EQ(normalize_pci_bus_id("00000000:18:00.0"), "0000:18:00.0");
   EXPECT_EQ(normalize_pci_bus_id("0000:18:00.0"), "0000:18:00.0");

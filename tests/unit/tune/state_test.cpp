@@ -204,7 +204,7 @@ TEST(RunIdentity, SameCommandSameIdentity) {
 
 // The provenance names each device as the engine does everywhere, so that tables tuned on two GPUs of the same model
 // can be told apart.
-TEST(Provenance, NamesEachDeviceWithItsBusAndSizes) {
+TEST(Provenance, NamesEachDeviceWithItsBusUuidAndSizes) {
   TempDir dir;
   TuneOptions o;
   o.output = dir.file("tuned.csv");
@@ -215,6 +215,7 @@ TEST(Provenance, NamesEachDeviceWithItsBusAndSizes) {
   d.gfx = "sm_90";
   d.cu_num = 132;
   d.pci_bus_id = "0000:00:06.0";
+  d.uuid = "GPU-082af63b-aecb-ecc3-16f5-ca2658e93a3e";
   d.l2_bytes = 50u << 20;
   d.memory_total_bytes = 150ull << 30;
   d.driver = "13.0";
@@ -223,6 +224,7 @@ TEST(Provenance, NamesEachDeviceWithItsBusAndSizes) {
   ASSERT_EQ(j["devices"].size(), 1u);
   const auto& got = j["devices"][0];
   EXPECT_EQ(got["pci_bus_id"], "0000:00:06.0");
+  EXPECT_EQ(got["uuid"], "GPU-082af63b-aecb-ecc3-16f5-ca2658e93a3e");  // the board, where VMs repeat bus ids
   EXPECT_EQ(got["name"], "NVIDIA H200");
   EXPECT_EQ(got["cu_num"], 132);
   EXPECT_EQ(got["l2_bytes"], 50u << 20);
