@@ -32,7 +32,9 @@ const GpuStatus* find_status(const GpuStatusReport& report, std::string_view pci
 }
 
 // ---- NVML through dlopen: the few entry points and plain-C types we need, declared here ----
-namespace {
+// A named namespace, not an anonymous one: ClockWatch::Impl (a class with linkage) holds an Nvml, which GCC flags
+// (-Wsubobject-linkage) when the unity build includes this file into another.
+namespace nvml_dl {
 using NvmlReturn = int;  // nvmlReturn_t; 0 = success
 using NvmlDevice = struct NvmlDeviceOpaque*;
 constexpr NvmlReturn kNvmlSuccess = 0;
@@ -231,7 +233,8 @@ std::optional<int> clock_mhz(const nlohmann::json& v) {
   if (i == std::string::npos) return std::nullopt;
   return std::atoi(s.c_str() + i);
 }
-}  // namespace
+}  // namespace nvml_dl
+using namespace nvml_dl;
 
 GpuStatusReport query_nvml() {
   Nvml nvml;
