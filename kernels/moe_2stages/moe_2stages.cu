@@ -114,7 +114,7 @@ gpu::ErrorCode launch_wg(const StageParams& p, const Args& a, gpu::Stream stream
     // (docs/perf.md, 2026-11-30 10:50): the tune picks it where it wins.
     if constexpr (kS1 && kRouteRow) {
       if (a.route_stage1 && stage1_may_route() && a.topk_ids != nullptr && a.topk_weights != nullptr &&
-          static_cast<long long>(a.tokens) * a.topk <= kRouteMaxPairs && a.experts <= kRouteMaxExperts)
+          route_fits(a.tokens, a.topk, a.experts))
         return launch_wg_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, true>(mw, a, grid, col_tiles, group, stream);
     }
     return launch_wg_kernel<C, kS1, kStaged, kAcc, kSplit, kQuant, false, kDyn>(mw, a, grid, col_tiles, group, stream);
@@ -317,7 +317,7 @@ const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_d
     return "inter_dim is not a multiple of the tile's gate rows";
   if (p.stage == Stage::Two && model_dim % p.tile_n != 0) return "model_dim is not a multiple of the tile";
   if (p.split_k > model_dim / 128) return "more K slices than 128-K blocks";
-  if (p.route && (static_cast<long long>(tokens) * topk > kRouteMaxPairs || experts > kRouteMaxExperts))
+  if (p.route && !route_fits(tokens, topk, experts))
     return "routes its first tile itself at up to 512 routed pairs and 1024 experts only";
   if (p.engine == Engine::Wgmma) {
     if (sm != 90) return "needs Hopper's wgmma and TMA (sm_90a)";

@@ -93,6 +93,9 @@ struct Args {
 // The sizes at which a `_r` stage 1 routes its first tile itself (why_not refuses the rest).
 constexpr int kRouteMaxPairs = 512;
 constexpr int kRouteMaxExperts = 1024;
+constexpr bool route_fits(int tokens, int topk, int experts) {
+  return static_cast<long long>(tokens) * topk <= kRouteMaxPairs && experts <= kRouteMaxExperts;
+}
 
 // nullptr = can run; else why not. `sm` = compute capability major*10+minor.
 const char* why_not(const StageParams& p, int tokens, int model_dim, int inter_dim, int experts, int topk,
