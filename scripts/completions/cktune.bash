@@ -38,7 +38,7 @@ _cktune() {
     bench) opts="-i --family --config --device --mp -o --log-dir --tag --all-candidates --no-baseline --warmup --iters --min-time-ms --settle-ms --rotate --seed --errRatio --timeout --stall-timeout --against" ;;
     tune) opts="-i -o -o2 --profile_file --family --device --mp --gpus -k --splitK --no-splitK --errRatio --max-row-errRatio --warmup --iters --min-time-ms --settle-ms --rotate --seed --all --retry-failed --timeout --prepare-timeout --stall-timeout --libtype --kernels --exclude-kernels --min-improvement-pct --min_improvement_pct --screen-factor --retime-tolerance --tie-tolerance --shard --include-test-instances --no-progress --json" ;;
     compare) opts="--interleaved --metric --threshold --role --backend --json --csv" ;;
-    report) opts="--before --after --tuned --counts --deploy-table --provenance -o --output --html --metric --threshold --role --backend --peak-tflops --peak-tbps" ;;
+    report) opts="--before --after --tuned --counts --deploy-table --provenance --profile -o --output --html --metric --threshold --role --backend --peak-tflops --peak-tbps" ;;
     merge) opts="-o --output --check --json --strict --keep-order --max-err-ratio --max-moe-err --family" ;;
     list) opts="--device --family --kernels --include-test-instances --json" ;;
     ck-instances) opts="--family --json" ;;

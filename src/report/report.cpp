@@ -132,6 +132,7 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
   }
   auto gfx = t.column("gfx"), cu = t.column("cu_num"), kname = t.column("kernelName");
   if (!kname) kname = t.column("kernelName1");
+  const auto kname2 = s.is_moe ? t.column("kernelName2") : std::nullopt;
   const auto us_col = s.is_moe ? std::nullopt : t.column("us");
   std::set<std::string> machines, kernels, groups_seen;
   for (size_t r = 0; r < t.rows.size(); ++r) {
@@ -149,6 +150,10 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
       } catch (const std::exception&) {
       }
       info.timed.emplace(key.to_string(), std::make_pair(row[*kname], us));
+    } else if (s.is_moe && kname) {
+      // The pipeline as bench names it; its time comes from tune's profile (moe_times_from_profile).
+      const std::string second = kname2 ? row[*kname2] : std::string();
+      info.timed.emplace(key.to_string(), std::make_pair(second.empty() ? row[*kname] : row[*kname] + "+" + second, -1.0));
     }
     try {
       ++info.by_class[static_cast<size_t>(size_class(key.size()))];
@@ -159,6 +164,34 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
   info.machines.assign(machines.begin(), machines.end());
   info.kernels = kernels.size();
   return info;
+}
+
+// Fused MoE: each row's pipeline time as tune measured it, from its profile (-o2): the candidate row of the same key
+// and pipeline that passed and was fully timed (a screened-out row holds a screen time only).
+void moe_times_from_profile(TunedTableInfo& info, const std::string& path) {
+  const ResultsFile p = read_results(path);
+  if (p.family != info.family)
+    throw InputError(path, 0, 0,
+                     fmt::format("the profile is of family {}, the tuned table of {}", family_name(p.family),
+                                 family_name(info.family)),
+                     "pass the -o2 file of the tune that wrote the table");
+  info.profile = absolute(path);
+  for (const auto& row : p.rows) {
+    if (row.role != ResultRole::Candidate || row.verdict != Verdict::Passed || !row.measured() ||
+        row.reason.starts_with("screened out"))
+      continue;
+    auto it = info.timed.find(row.key.to_string());
+    if (it != info.timed.end() && it->second.first == row.kernel_name) it->second.second = row.us;
+  }
+}
+
+// The profile for a fused-MoE table: --profile, else the one the provenance names, if it is still there.
+std::string find_profile(const ReportOptions& o, const nlohmann::json& provenance) {
+  if (!o.profile.empty()) return o.profile;
+  if (provenance.is_object())
+    if (auto it = provenance.find("profile"); it != provenance.end() && it->is_string() && file_exists(*it))
+      return it->get<std::string>();
+  return {};
 }
 
 std::string stat(double v, size_t count) { return count ? format_speedup(v) : "-"; }
@@ -408,6 +441,13 @@ void agreement_section(Layout& L, const Report& r) {
         "Tune those M values for rows of their own.",
         a.no_row, a.no_row_regressed,
         r.vs_vendor ? fmt::format(" and {} are slower than the vendor library", a.no_row_vendor_slower) : "");
+  if (a.needs_profile) {
+    if (!no_row.empty()) L.para(no_row);
+    L.para("Fused MoE: tune's time of a pipeline (sorting, stage 1 and stage 2 timed as one) is in its profile, not in "
+           "the table, whose `us` is us1 + us2 as AITER writes it. Pass the tune's -o2 file with --profile (tune names "
+           "it in the provenance, where the report also looks) to compare bench with tune.");
+    return;
+  }
   if (a.compared == 0) {
     if (!no_row.empty()) L.para(no_row);
     L.para(fmt::format("No compared shape has a row of its own that the after run ran with a time on both sides{}, "
@@ -417,9 +457,11 @@ void agreement_section(Layout& L, const Report& r) {
     return;
   }
   std::vector<std::string> items;
-  items.push_back(fmt::format("{} of {} shapes within {}% of the time tune wrote (bench/tune geometric mean {:.3f}, "
+  items.push_back(fmt::format("{} of {} shapes within {}% of the time tune {} (bench/tune geometric mean {:.3f}, "
                               "min {:.3f}, max {:.3f}): the after run ran the kernel its row names",
-                              a.within, a.compared, pct, a.geomean, a.min, a.max));
+                              a.within, a.compared, pct,
+                              r.tuned && !r.tuned->profile.empty() ? "measured (its profile)" : "wrote", a.geomean,
+                              a.min, a.max));
   if (a.other_kernel)
     items.push_back(fmt::format("{} shape(s) ran another kernel than their row names (another table or the "
                                 "default): not compared",
@@ -902,11 +944,16 @@ Report build_report(const ReportOptions& o) {
     r.vs_vendor = compare(std::move(vendor), std::move(tuned), o.compare);
   }
   if (!o.tuned.empty()) r.tuned = read_tuned(o.tuned, r.comparison);
-  if (r.tuned && !spec(r.tuned->family).is_moe && o.compare.role == ResultRole::Dispatch)
-    r.agreement = tune_bench_agreement(r.comparison, *r.tuned, r.vs_vendor ? &*r.vs_vendor : nullptr);
   if (std::string p = find_provenance(o); !p.empty()) {
     r.provenance_path = absolute(p);
     r.provenance = read_json(p);
+  }
+  const bool moe = r.tuned && spec(r.tuned->family).is_moe;
+  if (moe)
+    if (std::string p = find_profile(o, r.provenance); !p.empty()) moe_times_from_profile(*r.tuned, p);
+  if (r.tuned && o.compare.role == ResultRole::Dispatch) {
+    r.agreement = tune_bench_agreement(r.comparison, *r.tuned, r.vs_vendor ? &*r.vs_vendor : nullptr);
+    r.agreement->needs_profile = moe && r.tuned->profile.empty();
   }
   if (!o.counts.empty()) r.weighting = weight_by_calls(r.comparison, o.counts);
   r.floors = hardware_floors(r.comparison, r.vs_vendor ? &*r.vs_vendor : nullptr,

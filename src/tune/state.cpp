@@ -134,6 +134,8 @@ void write_provenance(const TuneOptions& o, Family family, const std::vector<Dev
   j["table"] = fs::absolute(o.output).string();
   j["untuned_input"] = fs::absolute(o.input).string();
   j["untuned_copy"] = fs::absolute(sidecar_dir(o.output) + "/untuned.csv").string();
+  // Every candidate's result (-o2): `report` reads a fused-MoE table's pipeline times from it.
+  if (!o.profile_file.empty()) j["profile"] = fs::absolute(o.profile_file).string();
   j["devices"] = devs;
   if (!devices.empty()) {
     j["gfx"] = devices.front().gfx;

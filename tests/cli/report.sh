@@ -119,6 +119,18 @@ grep -q "bad_counts.json" "$tmp/e5.txt" || fail "bad --counts message does not n
   >"$tmp/moe.md" 2>/dev/null || fail "report on MoE logs"
 head -1 "$tmp/moe.md" | grep -q "^# cktune tuning report: moe_2stages" || fail "title"
 
+# A fused-MoE table: tune's pipeline times come from its profile (--profile), the table's us being us1 + us2; a
+# missing profile file is an error that names it.
+"$bin" report --after "$r/moe_2stages_after.csv" --tuned "$r/moe_2stages_tuned_fmoe.csv" --profile "$r/moe_2stages_profile.csv" \
+  -o "$tmp/moe_agree.md" 2>/dev/null || fail "report --profile exited $?"
+grep -q "^- 7 of 7 shapes within 10% of the time tune measured (its profile)" "$tmp/moe_agree.md" \
+  || fail "MoE tune/bench agreement: $(grep -A3 'Tune and bench agree' "$tmp/moe_agree.md")"
+"$bin" report --after "$r/moe_2stages_after.csv" --tuned "$r/moe_2stages_tuned_fmoe.csv" --profile "$tmp/none.csv" \
+  -o "$tmp/moe_x.md" >/dev/null 2>"$tmp/e7.txt"
+[ $? -eq 1 ] || fail "a missing --profile should exit 1"
+grep -q "none.csv" "$tmp/e7.txt" || fail "the error names the missing profile: $(cat "$tmp/e7.txt")"
+[ ! -e "$tmp/moe_x.md" ] || fail "no report may be written on error"
+
 # Errors: missing input, missing required option; nothing written.
 "$bin" report --before "$tmp/none.csv" --after "$r/a8w8_blockscale_after.csv" -o "$tmp/x.md" >/dev/null 2>&1
 [ $? -eq 1 ] || fail "missing input should exit 1"

@@ -24,6 +24,8 @@ struct ReportOptions {
                                    // the Markdown/HTML output, or none when the report goes to stdout)
   std::string tuned;               // the tuned CSV the after run used ("" = not given)
   std::string provenance;          // provenance JSON; "" = look for <tuned>.provenance.json
+  std::string profile;             // tune's profile (-o2) for its fused-MoE pipeline times; "" = the provenance's
+                                   // "profile" when that file exists
   std::string markdown_path;       // where the Markdown goes ("" = none)
   std::string html_path;           // where the HTML goes ("" = none)
   CompareOptions compare;
@@ -54,10 +56,12 @@ struct TunedTableInfo {
   std::vector<std::string> groups;     // distinct (N,K) / MoE configurations, labelled
   size_t kernels = 0;                  // distinct kernel names
   std::array<size_t, 3> by_class{};    // rows per size class
-  // GEMM families: per key (ProblemKey::to_string()), the kernel the row names and the time tune wrote
-  // (us); the first row of a key when several machines share one. Empty for fused MoE, whose `us` (stage 1
-  // + stage 2, as AITER writes it) is not the whole pipeline that bench times.
+  // Per key (ProblemKey::to_string()), the kernel the row names and the time tune measured for it; the first
+  // row of a key when several machines share one. GEMM: the row's `us`. Fused MoE: the pipeline
+  // (kernelName1+kernelName2, or the one-launch kernel) and its time in tune's profile (`profile`), -1 without
+  // one: the row's `us` is us1 + us2 as AITER writes it, not the whole pipeline with the sorting that bench times.
   std::map<std::string, std::pair<std::string, double>> timed;
+  std::string profile;                 // fused MoE: the profile the times came from (absolute; "" = none)
 };
 
 // Did a later bench reproduce tune's times? Over the compared shapes whose after run ran the kernel the
@@ -72,6 +76,7 @@ struct TuneBenchAgreement {
   // M (or runs the default); of those, how many regressed against the before and (when the after run has
   // the vendor baseline) how many are slower than the vendor library.
   size_t no_row = 0, no_row_regressed = 0, no_row_vendor_slower = 0;
+  bool needs_profile = false;  // fused MoE without tune's profile: no tune times to compare with
   static constexpr double kTolerance = 0.10;
 };
 // vs_vendor: the after run's tuned-vs-vendor comparison, when there is one.
@@ -132,7 +137,7 @@ struct Report {
   // file holds baseline rows and dispatch rows are compared: the tuned table against the vendor library.
   std::optional<Comparison> vs_vendor;
   std::optional<TunedTableInfo> tuned;
-  std::optional<TuneBenchAgreement> agreement;  // GEMM after runs of dispatch rows, with --tuned
+  std::optional<TuneBenchAgreement> agreement;  // after runs of dispatch rows, with --tuned
   std::string provenance_path;         // absolute; "" when none
   nlohmann::json provenance;           // null when none
   ReportVerdict verdict;

@@ -332,6 +332,48 @@ TEST(Report, SaysWhetherBenchReproducedTunesTimes) {
   EXPECT_FALSE(build_report(none).agreement);
 }
 
+// Fused MoE: the table's `us` is us1 + us2 as AITER writes it, while bench times the pipeline with its sorting, so tune's
+// times come from its profile (-o2): given with --profile, or found through the provenance's "profile". The data are a
+// DeepSeek-V3 TP8 tune of 7 token counts and the `bench --config --against default` of its table (H200, 2026-11-30).
+TEST(Report, MoeComparesBenchWithTheProfilesPipelineTimes) {
+  ReportOptions o;
+  o.after = kResults + "moe_2stages_after.csv";
+  o.tuned = kResults + "moe_2stages_tuned_fmoe.csv";
+
+  // No profile: the section says where tune's times are instead of comparing with us1 + us2.
+  Report bare = build_report(o);
+  ASSERT_TRUE(bare.agreement);
+  EXPECT_TRUE(bare.agreement->needs_profile);
+  EXPECT_EQ(bare.agreement->compared, 0u);
+  EXPECT_NE(render_report_markdown(bare).find("Pass the tune's -o2 file with --profile"), std::string::npos);
+
+  o.profile = kResults + "moe_2stages_profile.csv";
+  Report r = build_report(o);
+  ASSERT_TRUE(r.agreement);
+  EXPECT_FALSE(r.agreement->needs_profile);
+  EXPECT_EQ(r.agreement->compared, 7u);  // the one-launch kernel at 3 tokens and six two-stage pipelines
+  EXPECT_EQ(r.agreement->other_kernel, 0u);
+  EXPECT_EQ(r.agreement->within, 7u);
+  // bench / profile: 46.16 / 46.72 at 3 tokens ... 979.424 / 1019.392 at 6144 (the lowest).
+  EXPECT_NEAR(r.agreement->min, 979.424 / 1019.392, 1e-4);
+  EXPECT_NEAR(r.agreement->max, 438.544 / 439.152, 1e-4);
+  const std::string md = render_report_markdown(r);
+  EXPECT_NE(md.find("7 of 7 shapes within 10% of the time tune measured (its profile)"), std::string::npos) << md;
+
+  // Found through the provenance, as tune records it; a profile of another family is refused.
+  fs::path dir = fs::temp_directory_path() / "cktune_report_moe_profile_test";
+  fs::create_directories(dir);
+  o.profile.clear();
+  o.provenance = (dir / "p.json").string();
+  write_file_atomic(o.provenance, fmt::format("{{\"profile\": \"{}\"}}", kResults + "moe_2stages_profile.csv"));
+  Report via = build_report(o);
+  ASSERT_TRUE(via.agreement);
+  EXPECT_EQ(via.agreement->within, 7u);
+  o.profile = kResults + "a8w8_blockscale_after.csv";
+  EXPECT_THROW(build_report(o), InputError);
+  fs::remove_all(dir);
+}
+
 TEST(Report, WithoutTunedTableSaysSoAndAiterInputsWork) {
   ReportOptions o;
   o.before = kAiter + "test_moe_2stage_before.log";

@@ -231,6 +231,12 @@ TEST(Provenance, NamesEachDeviceWithItsBusUuidAndSizes) {
   EXPECT_EQ(got["memory_total_bytes"], 150ull << 30);
   EXPECT_EQ(j["gfx"], "sm_90");
   EXPECT_EQ(j["status"], "finished");
+  EXPECT_FALSE(j.contains("profile"));  // no -o2
+  // With -o2 the profile is named (absolute), where `report` finds a fused-MoE table's pipeline times.
+  o.profile_file = dir.file("profile.csv");
+  write_provenance(o, Family::A8W8Blockscale, {d}, 3, "finished");
+  const nlohmann::json k = nlohmann::json::parse(slurp(provenance_path(o.output)));
+  EXPECT_EQ(k.value("profile", ""), std::filesystem::absolute(o.profile_file).string());
 }
 
 TEST(Sidecars, NotCsvFilesNextToTheTable) {
