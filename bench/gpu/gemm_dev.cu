@@ -311,14 +311,16 @@ int main(int argc, char** argv) {
       std::sort(t.begin(), t.end());
       return t[iters / 2] * 1e3;
     };
+    // One streaming read of set `set`'s weight bytes (the calibration row, and a contender of --rounds).
+    auto stream_once = [&](int set, uint32_t* sink) {
+      stream_read<<<prop.multiProcessorCount * 4, 512, 0, st>>>(reinterpret_cast<const uint4*>(sets[set].wq),
+                                                                size_t(s.N) * s.K / 16, sink);
+    };
     {
       uint32_t* sink = static_cast<uint32_t*>(ws ? ws : nullptr);
       if (!sink) CK(cudaMalloc(&sink, 256));
       const double te = time_it([&](int) { empty_kernel<<<1, 32, 0, st>>>(); });
-      const double tr = time_it([&](int set) {
-        stream_read<<<prop.multiProcessorCount * 4, 512, 0, st>>>(reinterpret_cast<const uint4*>(sets[set].wq),
-                                                                  size_t(s.N) * s.K / 16, sink);
-      });
+      const double tr = time_it([&](int set) { stream_once(set, sink); });
       if (!ws) cudaFree(sink);
       std::printf("  %-44s %9.2f us\n  %-44s %9.2f us  (%.2f TB/s)\n", "[calib] empty launch", te,
                   "[calib] stream-read weights once", tr, double(s.N) * s.K / tr * 1e-6);
@@ -403,8 +405,7 @@ int main(int argc, char** argv) {
       std::vector<std::pair<std::string, std::function<int(int)>>> who;
       std::vector<size_t> at;  // results index, SIZE_MAX for the stream read
       who.emplace_back("[calib] stream-read weights once", [&](int set) {
-        stream_read<<<prop.multiProcessorCount * 4, 512, 0, st>>>(reinterpret_cast<const uint4*>(sets[set].wq),
-                                                                  size_t(s.N) * s.K / 16, sink);
+        stream_once(set, sink);
         return 0;
       });
       at.push_back(SIZE_MAX);
