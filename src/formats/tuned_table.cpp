@@ -79,14 +79,16 @@ bool TunedTable::has(const std::string& gfx, int cu_num, const ProblemKey& key) 
 
 std::string TunedTable::kernel_for(const std::string& gfx, int cu_num, const ProblemKey& key) const {
   auto it = index_.find(lookup_key(gfx, cu_num, key));
-  if (it == index_.end()) return {};
-  const auto& row = csv_.rows[it->second];
-  if (!spec(family_).is_moe) {
-    auto col = csv_.column("kernelName");
+  return it == index_.end() ? std::string() : tuned_row_kernel(family_, csv_, csv_.rows[it->second]);
+}
+
+std::string tuned_row_kernel(Family family, const CsvTable& table, const std::vector<std::string>& row) {
+  if (!spec(family).is_moe) {
+    auto col = table.column("kernelName");
     return col ? row[*col] : std::string();
   }
   // A two-stage row names both stages; cktune's GPU pipelines are named "<stage 1>+<stage 2>".
-  auto k1 = csv_.column("kernelName1"), k2 = csv_.column("kernelName2"), one = csv_.column("run_1stage");
+  auto k1 = table.column("kernelName1"), k2 = table.column("kernelName2"), one = table.column("run_1stage");
   if (!k1) return {};
   const bool one_stage = one && (row[*one] == "1" || row[*one] == "True");
   if (one_stage || !k2 || row[*k2].empty() || row[*k2] == "None") return row[*k1];

@@ -18,6 +18,7 @@
 #include "cktune/core/io.hpp"
 #include "cktune/core/log.hpp"
 #include "cktune/formats/csv.hpp"
+#include "cktune/formats/tuned_table.hpp"
 
 namespace cktune {
 
@@ -132,7 +133,6 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
   }
   auto gfx = t.column("gfx"), cu = t.column("cu_num"), kname = t.column("kernelName");
   if (!kname) kname = t.column("kernelName1");
-  const auto kname2 = s.is_moe ? t.column("kernelName2") : std::nullopt;
   const auto us_col = s.is_moe ? std::nullopt : t.column("us");
   std::set<std::string> machines, kernels, groups_seen;
   for (size_t r = 0; r < t.rows.size(); ++r) {
@@ -152,8 +152,7 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
       info.timed.emplace(key.to_string(), std::make_pair(row[*kname], us));
     } else if (s.is_moe && kname) {
       // The pipeline as bench names it; its time comes from tune's profile (moe_times_from_profile).
-      const std::string second = kname2 ? row[*kname2] : std::string();
-      info.timed.emplace(key.to_string(), std::make_pair(second.empty() ? row[*kname] : row[*kname] + "+" + second, -1.0));
+      info.timed.emplace(key.to_string(), std::make_pair(tuned_row_kernel(*family, t, row), -1.0));
     }
     try {
       ++info.by_class[static_cast<size_t>(size_class(key.size()))];

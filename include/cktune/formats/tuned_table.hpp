@@ -12,13 +12,16 @@
 
 namespace cktune {
 
+// The kernel a row of a tuned table names ("" when the table has no kernel column): GEMM kernelName; MoE
+// kernelName1, or "kernelName1+kernelName2" for a two-stage row (the name of cktune's GPU pipeline instances).
+std::string tuned_row_kernel(Family family, const CsvTable& table, const std::vector<std::string>& row);
+
 // The tuned table being written: existing rows are kept as read (byte-exact cells), new rows put by key.
 class TunedTable {
  public:
   static TunedTable open(const std::string& path, Family family);
   bool has(const std::string& gfx, int cu_num, const ProblemKey& key) const;
-  // kernelName of the row for this key, "" when none. MoE: kernelName1, or "kernelName1+kernelName2" for
-  // a two-stage row (the name of cktune's GPU pipeline instances).
+  // The kernel the row for this key names (tuned_row_kernel), "" when none.
   std::string kernel_for(const std::string& gfx, int cu_num, const ProblemKey& key) const;
   // Insert or replace the row with the same key (cells in the table's header order).
   void put(const std::vector<std::string>& row);
