@@ -444,6 +444,8 @@ Comparison compare(CompareInput before, CompareInput after, const CompareOptions
     s.after_kernel = ra.kernel_name;
     s.before_backend = rb.backend;
     s.after_backend = ra.backend;
+    s.after_gfx = ra.gfx;
+    s.after_cu_num = ra.cu_num;
     s.before_us = rb.measured() ? rb.us : -1;
     s.after_us = ra.measured() ? ra.us : -1;
     if (metric_usable(rb, options.metric) && metric_usable(ra, options.metric)) {

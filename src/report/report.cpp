@@ -107,6 +107,19 @@ void find_err_ratio(const nlohmann::json& j, const std::string& path, std::vecto
   }
 }
 
+// The machine a tuned-table row is for (its gfx and cu_num columns; unknown where the table has neither).
+MachineId table_machine(std::optional<size_t> gfx, std::optional<size_t> cu, const std::vector<std::string>& row) {
+  MachineId m;
+  if (gfx) m.gfx = row[*gfx];
+  if (cu) {
+    try {
+      m.cu_num = std::stol(row[*cu]);
+    } catch (const std::exception&) {
+    }
+  }
+  return m;
+}
+
 TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
   CsvTable t = read_csv(path);
   TunedTableInfo info;
@@ -132,6 +145,7 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
     key_idx.push_back(*i);
   }
   auto gfx = t.column("gfx"), cu = t.column("cu_num"), kname = t.column("kernelName");
+  auto row_machine = [&](const std::vector<std::string>& row) { return table_machine(gfx, cu, row); };
   if (!kname) kname = t.column("kernelName1");
   const auto us_col = s.is_moe ? std::nullopt : t.column("us");
   std::set<std::string> machines, kernels, groups_seen;
@@ -149,10 +163,10 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
         us = std::stod(row[*us_col]);
       } catch (const std::exception&) {
       }
-      info.timed.emplace(key.to_string(), std::make_pair(row[*kname], us));
+      info.timed[key.to_string()].push_back({row_machine(row), row[*kname], us});
     } else if (s.is_moe && kname) {
       // The pipeline as bench names it; its time comes from tune's profile (moe_times_from_profile).
-      info.timed.emplace(key.to_string(), std::make_pair(tuned_row_kernel(*family, t, row), -1.0));
+      info.timed[key.to_string()].push_back({row_machine(row), tuned_row_kernel(*family, t, row), -1.0});
     }
     try {
       ++info.by_class[static_cast<size_t>(size_class(key.size()))];
@@ -180,7 +194,9 @@ void moe_times_from_profile(TunedTableInfo& info, const std::string& path) {
         row.reason.starts_with("screened out"))
       continue;
     auto it = info.timed.find(row.key.to_string());
-    if (it != info.timed.end() && it->second.first == row.kernel_name) it->second.second = row.us;
+    if (it == info.timed.end()) continue;
+    for (TunedTime& t : it->second)
+      if (t.kernel == row.kernel_name && t.machine.matches(MachineId{row.gfx, row.cu_num})) t.us = row.us;
   }
 }
 
@@ -197,6 +213,14 @@ std::string stat(double v, size_t count) { return count ? format_speedup(v) : "-
 
 }  // namespace
 
+const TunedTime* TunedTableInfo::row_for(const std::string& key, const MachineId& m) const {
+  auto it = timed.find(key);
+  if (it == timed.end()) return nullptr;
+  for (const TunedTime& t : it->second)
+    if (t.machine.matches(m)) return &t;
+  return nullptr;
+}
+
 TuneBenchAgreement tune_bench_agreement(const Comparison& c, const TunedTableInfo& tuned, const Comparison* vs_vendor) {
   TuneBenchAgreement a;
   std::set<std::string> slower_than_vendor;
@@ -210,14 +234,15 @@ TuneBenchAgreement tune_bench_agreement(const Comparison& c, const TunedTableInf
   std::vector<Off> off;
   double log_sum = 0;
   for (const auto& sc : c.shapes) {
-    auto it = tuned.timed.find(sc.key.to_string());
-    if (it == tuned.timed.end()) {
+    const TunedTime* row = tuned.row_for(sc.key.to_string(), MachineId{sc.after_gfx, sc.after_cu_num});
+    if (row == nullptr) {
       ++a.no_row;
       if (sc.change == Change::Regressed) ++a.no_row_regressed;
       if (slower_than_vendor.count(sc.key.to_string())) ++a.no_row_vendor_slower;
       continue;
     }
-    const auto& [kernel, tune_us] = it->second;
+    const std::string& kernel = row->kernel;
+    const double tune_us = row->us;
     if (sc.after_kernel != kernel) {
       ++a.other_kernel;
       continue;
@@ -786,7 +811,7 @@ ReportVerdict decide(const Comparison& c, const std::optional<TunedTableInfo>& t
   const SpeedupStats& s = c.overall;
   std::vector<std::string> failed;
   for (const auto& sh : c.shapes) {
-    if (sh.change == Change::Regressed) v.drop.push_back(sh.key);
+    if (sh.change == Change::Regressed) v.drop.push_back({sh.key, MachineId{sh.after_gfx, sh.after_cu_num}});
     // A shape that ran before and fails after: the tuned row breaks it.
     if (sh.change == Change::NotMeasured && sh.before_us > 0 && !(sh.after_us > 0))
       failed.push_back(fmt::format("{} ({})", key_text(sh.key), sh.note));
@@ -805,7 +830,7 @@ ReportVerdict decide(const Comparison& c, const std::optional<TunedTableInfo>& t
   } else if (!v.drop.empty()) {
     v.kind = ReportVerdict::Kind::DeployWithout;
     std::vector<std::string> keys;
-    for (const auto& k : v.drop) keys.push_back(key_text(k));
+    for (const auto& d : v.drop) keys.push_back(key_text(d.key));
     v.reasons.push_back(fmt::format("{} shape(s) regressed outside noise; their tuned rows are left out: {}",
                                     v.drop.size(), fmt::join(keys, "; ")));
   } else {
@@ -828,7 +853,7 @@ ReportVerdict decide(const Comparison& c, const std::optional<TunedTableInfo>& t
         up, down));
   }
   std::vector<std::string> drop_text;
-  for (const auto& k : v.drop) drop_text.push_back(key_text(k));
+  for (const auto& d : v.drop) drop_text.push_back(key_text(d.key));
   v.headline = v.kind == ReportVerdict::Kind::Deploy          ? "deploy"
                : v.kind == ReportVerdict::Kind::DoNotDeploy ? "do not deploy"
                                                             : fmt::format("deploy without rows {}",
@@ -899,7 +924,7 @@ CallWeighting weight_by_calls(const Comparison& c, const std::string& counts_pat
   return w;
 }
 
-size_t write_filtered_table(const std::string& tuned, Family family, const std::vector<ProblemKey>& drop,
+size_t write_filtered_table(const std::string& tuned, Family family, const std::vector<ReportVerdict::Dropped>& drop,
                             const std::string& out) {
   CsvTable t = read_csv(tuned);
   const auto& s = spec(family);
@@ -909,14 +934,18 @@ size_t write_filtered_table(const std::string& tuned, Family family, const std::
     if (!i) throw InputError(tuned, t.header_line, 1, fmt::format("no key column '{}'", col));
     idx.push_back(*i);
   }
-  std::set<std::vector<std::string>> gone;
-  for (const auto& k : drop)
-    if (k.family == family) gone.insert(k.cells);
+  const auto gfx = t.column("gfx"), cu = t.column("cu_num");
+  std::map<std::vector<std::string>, std::vector<MachineId>> gone;
+  for (const auto& d : drop)
+    if (d.key.family == family) gone[d.key.cells].push_back(d.machine);
   size_t before = t.rows.size();
   std::erase_if(t.rows, [&](const std::vector<std::string>& row) {
     std::vector<std::string> cells;
     for (size_t i = 0; i < idx.size(); ++i) cells.push_back(canonical_cell(s.untuned[i], row[idx[i]]));
-    return gone.count(cells) > 0;
+    auto it = gone.find(cells);
+    if (it == gone.end()) return false;
+    const MachineId m = table_machine(gfx, cu, row);
+    return std::any_of(it->second.begin(), it->second.end(), [&](const MachineId& d) { return d.matches(m); });
   });
   write_csv_atomic(t, out);
   return before - t.rows.size();

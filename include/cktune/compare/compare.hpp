@@ -117,6 +117,8 @@ struct ShapeComparison {
   Change change = Change::NotMeasured;
   std::string before_kernel, after_kernel;
   std::string before_backend, after_backend;
+  std::string after_gfx;          // where the after run measured, as its row records it ("" / 0: not recorded)
+  long after_cu_num = 0;
   std::string note;              // NotMeasured: why ("after: failed: launch failed ..."); "baseline moved ..."
   // Two separate runs: the vendor baseline's speedup on this shape, the same kernel timed in both runs
   // (before/after of its time), i.e. how much the machine itself changed here; 0 when unknown.

@@ -48,6 +48,22 @@ struct ReportBlock {
   size_t group = 0;                             // Chart: index into Comparison::groups
 };
 
+// A machine as AITER's tables key it. A side that does not record it (empty gfx, cu_num 0) matches any machine.
+struct MachineId {
+  std::string gfx;  // "gfx942", "sm_90"
+  long cu_num = 0;
+  bool known() const { return !gfx.empty() || cu_num != 0; }
+  bool matches(const MachineId& o) const { return !known() || !o.known() || (gfx == o.gfx && cu_num == o.cu_num); }
+};
+
+// One row of a tuned table as the report checks it against bench: its machine, the kernel it names and the time
+// tune measured for it.
+struct TunedTime {
+  MachineId machine;
+  std::string kernel;
+  double us = -1;
+};
+
 struct TunedTableInfo {
   std::string path;                    // absolute
   Family family = Family::A8W8Blockscale;
@@ -56,12 +72,16 @@ struct TunedTableInfo {
   std::vector<std::string> groups;     // distinct (N,K) / MoE configurations, labelled
   size_t kernels = 0;                  // distinct kernel names
   std::array<size_t, 3> by_class{};    // rows per size class
-  // Per key (ProblemKey::to_string()), the kernel the row names and the time tune measured for it; the first
-  // row of a key when several machines share one. GEMM: the row's `us`. Fused MoE: the pipeline
-  // (kernelName1+kernelName2, or the one-launch kernel) and its time in tune's profile (`profile`), -1 without
-  // one: the row's `us` is us1 + us2 as AITER writes it, not the whole pipeline with the sorting that bench times.
-  std::map<std::string, std::pair<std::string, double>> timed;
+  // Per key (ProblemKey::to_string()), each machine's row: the kernel it names and the time tune measured for it.
+  // GEMM: the row's `us`. Fused MoE: the pipeline (kernelName1+kernelName2, or the one-launch kernel) and its time
+  // in tune's profile (`profile`, the profile row of the same machine), -1 without one: the row's `us` is us1 + us2
+  // as AITER writes it, not the whole pipeline with the sorting that bench times.
+  std::map<std::string, std::vector<TunedTime>> timed;
   std::string profile;                 // fused MoE: the profile the times came from (absolute; "" = none)
+
+  // The row of `key` that a runtime on machine `m` loads (AITER keys rows by cu_num too); nullptr when the table
+  // has none for that machine.
+  const TunedTime* row_for(const std::string& key, const MachineId& m) const;
 };
 
 // Did a later bench reproduce tune's times? Over the compared shapes whose after run ran the kernel the
@@ -72,8 +92,8 @@ struct TuneBenchAgreement {
   size_t other_kernel = 0;   // the after run ran another kernel than the row names (another table, default)
   double geomean = 0, min = 0, max = 0;  // of bench/tune
   std::vector<std::string> outside;      // "M=...,N=...,K=... kernel: tune X us, bench Y us (Z x)", worst first
-  // Compared shapes with no row of their own in the table: the runtime serves them from the row of a padded
-  // M (or runs the default); of those, how many regressed against the before and (when the after run has
+  // Compared shapes with no row of their own in the table for the machine the after run measured on: the runtime
+  // serves them from the row of a padded M (or runs the default); of those, how many regressed against the before and (when the after run has
   // the vendor baseline) how many are slower than the vendor library.
   size_t no_row = 0, no_row_regressed = 0, no_row_vendor_slower = 0;
   bool needs_profile = false;  // fused MoE without tune's profile: no tune times to compare with
@@ -92,7 +112,13 @@ struct ReportVerdict {
   Kind kind = Kind::DoNotDeploy;
   std::string headline;             // "deploy", "deploy without rows M=128,N=4096,K=7168", "do not deploy"
   std::vector<std::string> reasons;
-  std::vector<ProblemKey> drop;     // keys whose tuned rows are left out (regressed outside noise)
+  // Shapes whose tuned rows are left out (regressed outside noise), with the machine they regressed on: the rows
+  // of other machines stay.
+  struct Dropped {
+    ProblemKey key;
+    MachineId machine;
+  };
+  std::vector<Dropped> drop;
   std::string command;              // the one command that deploys / produces the table to deploy
   std::string deploy_table;         // absolute path of the filtered table written ("" = none written)
   size_t dropped_rows = 0;          // tuned rows left out of deploy_table
@@ -153,9 +179,9 @@ ReportVerdict decide(const Comparison& comparison, const std::optional<TunedTabl
 // counts are rounded up to a power of two first, as AITER's lookup does; GEMM M is matched exactly.
 CallWeighting weight_by_calls(const Comparison& comparison, const std::string& counts_path);
 
-// The tuned table without the rows of `drop` (matched on the untuned key cells, any gfx/cu_num).
-// Returns the number of rows left out.
-size_t write_filtered_table(const std::string& tuned, Family family, const std::vector<ProblemKey>& drop,
+// The tuned table without the rows of `drop` (matched on the untuned key cells and on the machine: a row of another
+// gfx/cu_num stays). Returns the number of rows left out.
+size_t write_filtered_table(const std::string& tuned, Family family, const std::vector<ReportVerdict::Dropped>& drop,
                             const std::string& out);
 
 // Read the inputs, compare, and lay out the document. Errors (Error / InputError) name the file at fault.

@@ -232,7 +232,7 @@ TEST(Report, VerdictFollowsNoiseAndFailures) {
   ReportVerdict v = decide(compare(b, a, CompareOptions{}), t);
   EXPECT_EQ(v.kind, ReportVerdict::Kind::DeployWithout);
   ASSERT_EQ(v.drop.size(), 1u);
-  EXPECT_EQ(v.drop[0].cells[0], "4");
+  EXPECT_EQ(v.drop[0].key.cells[0], "4");
   EXPECT_EQ(v.headline, "deploy without rows M=4,N=4096,K=7168");
 
   a.rows[2] = row(4, 19.9, 0.01);  // now within noise
@@ -330,6 +330,51 @@ TEST(Report, SaysWhetherBenchReproducedTunesTimes) {
   ReportOptions none = options();
   none.tuned.clear();
   EXPECT_FALSE(build_report(none).agreement);
+}
+
+// AITER keys a table's rows by cu_num too, so a table may hold rows of several machines for one shape. The report
+// checks bench against the row of the machine bench ran on, and the deploy table leaves out only that machine's row
+// of a regressed shape.
+TEST(Report, TakesTheRowsOfTheMachineTheAfterRunMeasuredOn) {
+  fs::path dir = fs::temp_directory_path() / "cktune_report_machines_test";
+  fs::create_directories(dir);
+  // Another machine's rows for the same keys, first in the file, with other kernels and times.
+  std::string table = read_input(kResults + "a8w8_blockscale_tuned_gemm.csv");
+  const size_t body = table.find('\n') + 1;
+  table.insert(body, "gfx942,304,1,4096,7168,cktune,4,0,99.0,cktune_bs_128x128x128_2x1_w8,0.6,300.0,0.0\n"
+                     "gfx942,304,32,4096,7168,cktune,11,0,5.0,cktune_bs_64x128x128_1x1_w4,376.0,5900.0,0.0\n");
+  ReportOptions o = options();
+  o.tuned = (dir / "a8w8_blockscale_tuned_gemm.csv").string();
+  write_file_atomic(o.tuned, table);
+  Report r = build_report(o);
+  ASSERT_TRUE(r.agreement);
+  EXPECT_EQ(r.agreement->compared, 4u);  // as with the one-machine table: the sm_90 rows are the ones compared
+  EXPECT_EQ(r.agreement->within, 4u);
+  EXPECT_EQ(r.agreement->other_kernel, 2u);
+  EXPECT_TRUE(r.agreement->outside.empty());
+
+  // Only the other machine's rows: no row for sm_90/132, so every compared shape counts as having none.
+  std::string other = "gfx,cu_num,M,N,K,libtype,kernelId,splitK,us,kernelName,tflops,bw,errRatio\n" +
+                      table.substr(body, table.find('\n', table.find('\n', body) + 1) + 1 - body);
+  write_file_atomic(o.tuned, other);
+  Report none = build_report(o);
+  ASSERT_TRUE(none.agreement);
+  EXPECT_EQ(none.agreement->compared, 0u);
+  EXPECT_EQ(none.agreement->other_kernel, 0u);
+  EXPECT_GT(none.agreement->no_row, 0u);
+
+  // The deploy table: M=32 regressed on sm_90/132; the gfx942 row of M=32 stays.
+  write_file_atomic(o.tuned, table);
+  const std::string out = (dir / "deploy.csv").string();
+  std::vector<ReportVerdict::Dropped> drop{{ProblemKey{Family::A8W8Blockscale, {"32", "4096", "7168"}}, {"sm_90", 132}}};
+  EXPECT_EQ(write_filtered_table(o.tuned, Family::A8W8Blockscale, drop, out), 1u);
+  const std::string kept = read_input(out);
+  EXPECT_NE(kept.find("gfx942,304,32,4096,7168"), std::string::npos) << kept;
+  EXPECT_EQ(kept.find("sm_90,132,32,4096,7168"), std::string::npos) << kept;
+  // A regression measured where the run recorded no machine leaves out every machine's row of the shape.
+  drop[0].machine = {};
+  EXPECT_EQ(write_filtered_table(o.tuned, Family::A8W8Blockscale, drop, out), 2u);
+  fs::remove_all(dir);
 }
 
 // Fused MoE: the table's `us` is us1 + us2 as AITER writes it, while bench times the pipeline with its sorting, so tune's
