@@ -20,6 +20,12 @@
 // Products (kernels/common/fp8_dot.cuh): `gemv` (H16 = false) sums a lane's 16 products in fp32, `gemvh` (H16 =
 // true) as f16 pairs after scaling the lane's activations by a power of two (docs/arch/numerics.md); the int8
 // modes take `dp4a` into exact s32 sums. sc[m] = 1 in the per-token modes, whose scales multiply the finished sum.
+//
+// Registers (H200, docs/perf.md 2026-11-30 18:10): a 512-thread tile-1 CTA fits twice an SM only at <= 64 registers,
+// which ptxas picks by itself here. Naming a minimum CTA count in __launch_bounds__, even 1, gave it 74 registers,
+// one CTA an SM, and 1 x 2112 x 7168 took 10.43 us instead of 8.93. Past one token the CUDA cores lose to the MMA
+// decode kernels however the tokens are held (token tiles at 64 to 126 registers, or one token after another at
+// tile 1's registers): each token adds ~1.5 us of instructions at 2112 x 7168, so the table's rows take M = 1.
 #include <cstdint>
 #include <type_traits>
 
