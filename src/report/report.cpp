@@ -460,9 +460,9 @@ void agreement_section(Layout& L, const Report& r) {
   std::string no_row;
   if (a.no_row)
     no_row = fmt::format(
-        "{} compared shape(s) have no row of their own in the tuned table: the runtime serves them from the row of "
-        "a padded M, picked for another size, or runs the default; {} of them regressed against the before{}. "
-        "Tune those M values for rows of their own.",
+        "{} compared shape(s) have no row of their own in the tuned table for the gfx / cu_num the after run measured "
+        "on: the runtime serves them from the row of a padded M, picked for another size, or runs the default; {} of "
+        "them regressed against the before{}. Tune those M values on this machine for rows of their own.",
         a.no_row, a.no_row_regressed,
         r.vs_vendor ? fmt::format(" and {} are slower than the vendor library", a.no_row_vendor_slower) : "");
   if (a.needs_profile) {

@@ -93,8 +93,8 @@ struct TuneBenchAgreement {
   double geomean = 0, min = 0, max = 0;  // of bench/tune
   std::vector<std::string> outside;      // "M=...,N=...,K=... kernel: tune X us, bench Y us (Z x)", worst first
   // Compared shapes with no row of their own in the table for the machine the after run measured on: the runtime
-  // serves them from the row of a padded M (or runs the default); of those, how many regressed against the before and (when the after run has
-  // the vendor baseline) how many are slower than the vendor library.
+  // serves them from the row of a padded M (or runs the default); of those, how many regressed against the before
+  // and (when the after run has the vendor baseline) how many are slower than the vendor library.
   size_t no_row = 0, no_row_regressed = 0, no_row_vendor_slower = 0;
   bool needs_profile = false;  // fused MoE without tune's profile: no tune times to compare with
   static constexpr double kTolerance = 0.10;
