@@ -107,15 +107,24 @@ void find_err_ratio(const nlohmann::json& j, const std::string& path, std::vecto
   }
 }
 
-// The machine a tuned-table row is for (its gfx and cu_num columns; unknown where the table has neither).
-MachineId table_machine(std::optional<size_t> gfx, std::optional<size_t> cu, const std::vector<std::string>& row) {
+// The machine row `r` of tuned table `t` (read from `path`) is for: its gfx and cu_num cells, unknown where they are
+// absent or empty. A cu_num that is not a whole number is an error: the row would silently match no machine.
+MachineId table_machine(const CsvTable& t, const std::string& path, std::optional<size_t> gfx,
+                        std::optional<size_t> cu, size_t r) {
   MachineId m;
+  const auto& row = t.rows[r];
   if (gfx) m.gfx = row[*gfx];
-  if (cu) {
+  if (cu && !row[*cu].empty()) {  // an empty cell records no machine
+    const std::string& cell = row[*cu];
+    size_t used = 0;
     try {
-      m.cu_num = std::stol(row[*cu]);
+      m.cu_num = std::stol(cell, &used);
     } catch (const std::exception&) {
+      used = 0;
     }
+    if (used == 0 || used != cell.size())
+      throw InputError(path, t.line_of(r), t.column_of(r, *cu), fmt::format("cu_num '{}' is not a whole number", cell),
+                       "cu_num is the device's CU / SM count (e.g. 304, 132); `cktune merge --check` lists such rows");
   }
   return m;
 }
@@ -145,7 +154,6 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
     key_idx.push_back(*i);
   }
   auto gfx = t.column("gfx"), cu = t.column("cu_num"), kname = t.column("kernelName");
-  auto row_machine = [&](const std::vector<std::string>& row) { return table_machine(gfx, cu, row); };
   if (!kname) kname = t.column("kernelName1");
   const auto us_col = s.is_moe ? std::nullopt : t.column("us");
   std::set<std::string> machines, kernels, groups_seen;
@@ -163,10 +171,10 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
         us = std::stod(row[*us_col]);
       } catch (const std::exception&) {
       }
-      info.timed[key.to_string()].push_back({row_machine(row), row[*kname], us});
+      info.timed[key.to_string()].push_back({table_machine(t, path, gfx, cu, r), row[*kname], us});
     } else if (s.is_moe && kname) {
       // The pipeline as bench names it; its time comes from tune's profile (moe_times_from_profile).
-      info.timed[key.to_string()].push_back({row_machine(row), tuned_row_kernel(*family, t, row), -1.0});
+      info.timed[key.to_string()].push_back({table_machine(t, path, gfx, cu, r), tuned_row_kernel(*family, t, row), -1.0});
     }
     try {
       ++info.by_class[static_cast<size_t>(size_class(key.size()))];
@@ -938,17 +946,22 @@ size_t write_filtered_table(const std::string& tuned, Family family, const std::
   std::map<std::vector<std::string>, std::vector<MachineId>> gone;
   for (const auto& d : drop)
     if (d.key.family == family) gone[d.key.cells].push_back(d.machine);
-  size_t before = t.rows.size();
-  std::erase_if(t.rows, [&](const std::vector<std::string>& row) {
+  std::vector<std::vector<std::string>> kept;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
     std::vector<std::string> cells;
-    for (size_t i = 0; i < idx.size(); ++i) cells.push_back(canonical_cell(s.untuned[i], row[idx[i]]));
+    for (size_t i = 0; i < idx.size(); ++i) cells.push_back(canonical_cell(s.untuned[i], t.rows[r][idx[i]]));
     auto it = gone.find(cells);
-    if (it == gone.end()) return false;
-    const MachineId m = table_machine(gfx, cu, row);
-    return std::any_of(it->second.begin(), it->second.end(), [&](const MachineId& d) { return d.matches(m); });
-  });
+    if (it != gone.end()) {
+      const MachineId m = table_machine(t, tuned, gfx, cu, r);
+      if (std::any_of(it->second.begin(), it->second.end(), [&](const MachineId& d) { return d.matches(m); }))
+        continue;
+    }
+    kept.push_back(std::move(t.rows[r]));
+  }
+  const size_t dropped = t.rows.size() - kept.size();
+  t.rows = std::move(kept);
   write_csv_atomic(t, out);
-  return before - t.rows.size();
+  return dropped;
 }
 
 Report build_report(const ReportOptions& o) {

@@ -48,12 +48,13 @@ struct ReportBlock {
   size_t group = 0;                             // Chart: index into Comparison::groups
 };
 
-// A machine as AITER's tables key it. A side that does not record it (empty gfx, cu_num 0) matches any machine.
+// A machine as AITER's tables key it. A field one side does not record (empty gfx, cu_num 0) matches any value.
 struct MachineId {
   std::string gfx;  // "gfx942", "sm_90"
   long cu_num = 0;
-  bool known() const { return !gfx.empty() || cu_num != 0; }
-  bool matches(const MachineId& o) const { return !known() || !o.known() || (gfx == o.gfx && cu_num == o.cu_num); }
+  bool matches(const MachineId& o) const {
+    return (gfx.empty() || o.gfx.empty() || gfx == o.gfx) && (cu_num == 0 || o.cu_num == 0 || cu_num == o.cu_num);
+  }
 };
 
 // One row of a tuned table as the report checks it against bench: its machine, the kernel it names and the time

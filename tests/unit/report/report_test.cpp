@@ -375,6 +375,22 @@ TEST(Report, TakesTheRowsOfTheMachineTheAfterRunMeasuredOn) {
   // A regression measured where the run recorded no machine leaves out every machine's row of the shape.
   drop[0].machine = {};
   EXPECT_EQ(write_filtered_table(o.tuned, Family::A8W8Blockscale, drop, out), 2u);
+
+  // A cu_num that is not a whole number would match no machine: an error naming the cell, and no file written.
+  std::string bad = table;
+  bad.replace(bad.find("gfx942,304,32"), 13, "gfx942,30x,32");
+  write_file_atomic(o.tuned, bad);
+  try {
+    build_report(o);
+    ADD_FAILURE() << "a cu_num of 30x was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 3u);
+    EXPECT_EQ(e.column(), 8u);
+    EXPECT_NE(e.message().find("cu_num '30x' is not a whole number"), std::string::npos) << e.message();
+  }
+  fs::remove(out);
+  EXPECT_THROW(write_filtered_table(o.tuned, Family::A8W8Blockscale, drop, out), InputError);
+  EXPECT_FALSE(fs::exists(out));
   fs::remove_all(dir);
 }
 
