@@ -7,6 +7,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cktune/core/error.hpp"
 #include "cktune/core/io.hpp"
@@ -70,9 +71,14 @@ Dispatch open_dispatch(const std::vector<std::string>& paths, Family fam, std::s
 }
 
 void warn_foreign_rows(const TunedTable& table, const std::string& path, const DeviceInfo& dev) {
-  if (auto origin = read_table_origin(path); origin && (origin->gfx != dev.gfx || origin->cu_num != dev.cu_num))
+  const auto origin = read_table_origin(path);
+  if (origin && (origin->gfx != dev.gfx || origin->cu_num != dev.cu_num))
     log().warn("{} was tuned on {} ({}, cu_num {}); this device is {} ({}, cu_num {}): its rows will not match here",
                path, origin->device, origin->gfx, origin->cu_num, dev.name, dev.gfx, dev.cu_num);
+  else if (origin && origin->other_board(dev.gfx, dev.cu_num, dev.uuid))
+    log().info("{} was tuned on another {} board ({}); this one is {}. Boards of one model can time the same kernels "
+               "a few percent apart, enough to change near-tie winners: bench measures what this board runs",
+               path, origin->device, fmt::join(origin->uuids, ", "), dev.uuid);
   auto gfx_col = table.csv().column("gfx");
   auto cu_col = table.csv().column("cu_num");
   size_t other = 0;

@@ -154,6 +154,11 @@ void TunedTable::save() const {
   write_csv_atomic(out, path_);
 }
 
+bool TableOrigin::other_board(const std::string& gfx_here, int cu_num_here, const std::string& uuid) const {
+  if (gfx_here != gfx || cu_num_here != cu_num || uuid.empty() || uuids.empty()) return false;
+  return std::find(uuids.begin(), uuids.end(), uuid) == uuids.end();
+}
+
 std::optional<TableOrigin> read_table_origin(const std::string& table_path) {
   std::string p = provenance_path(table_path);
   if (!file_exists(p)) return std::nullopt;
@@ -162,7 +167,11 @@ std::optional<TableOrigin> read_table_origin(const std::string& table_path) {
     TableOrigin t;
     t.gfx = j.value("gfx", "");
     t.cu_num = j.value("cu_num", 0);
-    if (j.contains("devices") && !j["devices"].empty()) t.device = j["devices"][0].value("name", "");
+    if (j.contains("devices") && j["devices"].is_array() && !j["devices"].empty()) {
+      t.device = j["devices"][0].value("name", "");
+      for (const auto& d : j["devices"])
+        if (std::string u = d.value("uuid", ""); !u.empty()) t.uuids.push_back(std::move(u));
+    }
     return t;
   } catch (const std::exception&) {
     return std::nullopt;

@@ -40,11 +40,17 @@ class TunedTable {
 std::string sidecar_dir(const std::string& output);       // OUT.cktune
 std::string provenance_path(const std::string& output);   // OUT.provenance.json
 
-// Read a provenance sidecar if present (for merge / bench --config warnings); nullopt when absent.
+// Read a provenance sidecar if present (for bench --config's notes); nullopt when absent.
 struct TableOrigin {
   std::string gfx;
   int cu_num = 0;
   std::string device;
+  std::vector<std::string> uuids;  // the boards the tune ran on (the devices' UUIDs; empty when not recorded)
+
+  // Whether a device of the same gfx and cu_num, whose board is `uuid`, is another board than the tune's: both
+  // sides record a board and it is not one of the tune's. Boards of one model time the same kernels a few percent
+  // apart (H200, docs/perf.md 2026-11-30 18:10: 6.5 us of 87 at 8 fused-MoE tokens), enough to change near-tie winners.
+  bool other_board(const std::string& gfx_here, int cu_num_here, const std::string& uuid) const;
 };
 std::optional<TableOrigin> read_table_origin(const std::string& table_path);
 
