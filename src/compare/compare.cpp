@@ -102,6 +102,14 @@ std::set<std::string> machines(const std::map<ProblemKey, ResultRow>& rows) {
   return out;
 }
 
+// The boards (UUIDs) a side was measured on; empty where its rows name none (the CPU, files before 2026-11-30).
+std::set<std::string> boards(const std::map<ProblemKey, ResultRow>& rows) {
+  std::set<std::string> out;
+  for (const auto& [k, r] : rows)
+    if (!r.uuid.empty()) out.insert(r.uuid);
+  return out;
+}
+
 std::set<std::string> protocols(const std::map<ProblemKey, ResultRow>& rows) {
   std::set<std::string> out;
   for (const auto& [k, r] : rows)
@@ -418,9 +426,18 @@ Comparison compare(CompareInput before, CompareInput after, const CompareOptions
   c.after_info = CompareInput{after.path, after.format, {}};
 
   auto mb = machines(b), ma = machines(a);
-  if (!mb.empty() && !ma.empty() && mb != ma)
+  if (!mb.empty() && !ma.empty() && mb != ma) {
     c.warnings.push_back(fmt::format("the files were measured on different machines: before {} / after {}",
                                      fmt::join(mb, " "), fmt::join(ma, " ")));
+  } else if (auto bb = boards(b), ba = boards(a); !bb.empty() && !ba.empty() && bb != ba) {
+    // Same model, other board: two H200s ran the same 8-token fused-MoE pipeline 86.9 and 93.4 us (docs/perf.md
+    // 2026-11-30 18:10), more than most gains a table brings.
+    c.warnings.push_back(fmt::format(
+        "the files were measured on different boards of the same model: before {} / after {}; boards of one model "
+        "time the same kernels a few percent apart, so part of a change may be the board's: measure both in one run "
+        "(cktune bench --config TUNED --against OLD)",
+        fmt::join(bb, " "), fmt::join(ba, " ")));
+  }
   auto pb = protocols(b), pa = protocols(a);
   if (!pb.empty() && !pa.empty() && pb != pa)
     c.warnings.push_back(fmt::format("the measurement protocols differ: before {} / after {}", fmt::join(pb, " "),

@@ -35,6 +35,7 @@ ResultRow result_row(const ProblemKey& key, const DeviceInfo& device, const Cand
   row.verdict = r.verdict;
   row.reason = r.reason;
   row.device = device.name;
+  row.uuid = device.uuid;
   row.protocol = protocol.describe(r.time.sets);
   row.seed = seed;
   row.timestamp = format_timestamp(std::chrono::system_clock::now());

@@ -416,6 +416,8 @@ void environment_section(Layout& L, const CompareInput& before, const CompareInp
       {"device", col(before, [](const ResultRow& x) { return x.device; }),
        col(after, [](const ResultRow& x) { return x.device; })},
       {"gfx / cu_num", col(before, machine_of), col(after, machine_of)},
+      {"board (UUID)", col(before, [](const ResultRow& x) { return x.uuid; }),
+       col(after, [](const ResultRow& x) { return x.uuid; })},
       {"cktune version", col(before, [](const ResultRow& x) { return x.version; }),
        col(after, [](const ResultRow& x) { return x.version; })},
       {"measured", time_range(before.rows), time_range(after.rows)},

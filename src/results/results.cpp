@@ -37,7 +37,7 @@ constexpr std::string_view kLeading[] = {"family", "gfx", "cu_num"};
 constexpr std::string_view kTrailing[] = {"role",  "source",  "backend",  "libtype",  "kernelId", "kernelName",
                                           "splitK", "us",     "us_min",   "us_p10",   "us_p90",   "tflops",
                                           "bw",     "errRatio", "verdict", "reason",  "device",   "protocol",
-                                          "seed",   "timestamp", "cktune_version", "parts"};
+                                          "seed",   "timestamp", "cktune_version", "parts",   "uuid"};
 
 // Free text must not break the plain CSV (no quoting in AITER-style files).
 std::string clean_text(std::string_view s) {
@@ -79,6 +79,7 @@ std::vector<std::string> row_cells(const ResultRow& r) {
   cells.push_back(clean_text(r.timestamp));
   cells.push_back(clean_text(r.version));
   cells.push_back(clean_text(r.parts));
+  cells.push_back(clean_text(r.uuid));
   return cells;
 }
 
@@ -306,6 +307,7 @@ ResultsFile parse_results(const CsvTable& table) {
     row.timestamp = rd.text("timestamp");
     row.version = rd.text("cktune_version");
     row.parts = rd.text("parts");
+    row.uuid = rd.text("uuid");  // absent from files written before 2026-11-30
     out.rows.push_back(std::move(row));
   }
   out.family = *family;

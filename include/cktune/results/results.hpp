@@ -60,6 +60,7 @@ struct ResultRow {
   std::string timestamp;           // ISO 8601 UTC, "2026-11-21T07:05:18Z"
   std::string version;             // cktune version that wrote the row
   std::string parts;               // pipelines: each part timed alone, "sort=1.2;stage1=3.4;stage2=5.6" (µs)
+  std::string uuid;                // the board ("GPU-082af63b-..."); "" where the device names none (the CPU)
 
   Family family() const { return key.family; }
   // A usable time: finite and positive (not -1, not inf, not NaN).

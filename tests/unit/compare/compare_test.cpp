@@ -350,6 +350,29 @@ TEST(Compare, WarnsWhenMachinesDiffer) {
   EXPECT_NE(c.warnings[0].find("different machines"), std::string::npos);
 }
 
+// Same gfx and cu_num, another board: a warning of its own (boards of one model differ by a few percent). One board
+// on both sides, or a side that names none, says nothing.
+TEST(Compare, WarnsWhenTheBoardsDiffer) {
+  CompareInput b = load_compare_input(kResults + "a8w8_blockscale_before.csv");
+  CompareInput a = load_compare_input(kResults + "a8w8_blockscale_after.csv");
+  auto board_warnings = [](const Comparison& c) {
+    size_t n = 0;
+    for (const auto& w : c.warnings) n += w.find("different boards of the same model") != std::string::npos;
+    return n;
+  };
+  EXPECT_EQ(board_warnings(compare(b, a, CompareOptions{})), 0u);  // neither names a board
+  for (auto& r : b.rows) r.uuid = "GPU-aaaa";
+  EXPECT_EQ(board_warnings(compare(b, a, CompareOptions{})), 0u);  // the after side names none
+  for (auto& r : a.rows) r.uuid = "GPU-aaaa";
+  EXPECT_EQ(board_warnings(compare(b, a, CompareOptions{})), 0u);
+  for (auto& r : a.rows) r.uuid = "GPU-bbbb";
+  Comparison c = compare(b, a, CompareOptions{});
+  ASSERT_EQ(board_warnings(c), 1u);
+  bool named = false;
+  for (const auto& w : c.warnings) named = named || (w.find("before GPU-aaaa / after GPU-bbbb") != std::string::npos);
+  EXPECT_TRUE(named);
+}
+
 TEST(Compare, NoMatchIsAnError) {
   CompareInput b = load_compare_input(kResults + "a8w8_blockscale_before.csv");
   CompareInput m = load_compare_input(kAiter + "test_moe_2stage_before.log");

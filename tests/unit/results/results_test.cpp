@@ -67,7 +67,7 @@ TEST(Results, HeaderFollowsFamilyKeyColumns) {
   EXPECT_EQ(h[4], "N");
   EXPECT_EQ(h[5], "K");
   EXPECT_EQ(h[6], "role");
-  EXPECT_EQ(h.back(), "parts");
+  EXPECT_EQ(h.back(), "uuid");
   auto hm = results_header(Family::Moe2Stages);
   EXPECT_EQ(hm[3], "token");
   EXPECT_EQ(hm[14], "doweight_stage1");
@@ -84,18 +84,33 @@ TEST(Results, RenderFormatsNumbersLikeAiter) {
   EXPECT_EQ(line,
             "a8w8_blockscale,sm_90,132,16,7168,2112,dispatch,default,gpu,cktune,7,ck_bs_128x128x128_w4,1,12.3457,"
             "11.1111,11.7284,13.5802,12.35,2345.68,0.0029,passed,bad; really bad 'x',NVIDIA H100 80GB HBM3,"
-            "timer=events;warmup=5;iters=101;min_time_ms=0;rotate=4;stat=median;seed=0,42,2026-11-21T07:05:18Z,0.1.0,");
+            "timer=events;warmup=5;iters=101;min_time_ms=0;rotate=4;stat=median;seed=0,42,2026-11-21T07:05:18Z,0.1.0,,");
 }
 
 TEST(Results, PipelinePartsSurviveAFileRoundTrip) {
   ResultRow r = gemm_row("16", 12.5);
   r.parts = "sort=1.25;stage1=6.5;stage2=4.75";
   std::string text = render_results(Family::A8W8Blockscale, std::span<const ResultRow>(&r, 1));
-  EXPECT_NE(text.find(",sort=1.25;stage1=6.5;stage2=4.75\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(",sort=1.25;stage1=6.5;stage2=4.75,\n"), std::string::npos) << text;  // then the board (none)
   CsvTable t = parse_csv(text, "mem.csv");
   ResultsFile f = parse_results(t);
   ASSERT_EQ(f.rows.size(), 1u);
   EXPECT_EQ(f.rows[0].parts, r.parts);
+}
+
+// The board each row was measured on (its UUID) travels with the row; files written before the column existed read
+// with none.
+TEST(Results, TheBoardSurvivesAFileRoundTripAndOldFilesHaveNone) {
+  ResultRow r = gemm_row("16", 12.5);
+  r.uuid = "GPU-082af63b-0000-1111-2222-333344445555";
+  std::string text = render_results(Family::A8W8Blockscale, std::span<const ResultRow>(&r, 1));
+  EXPECT_NE(text.find(",GPU-082af63b-0000-1111-2222-333344445555\n"), std::string::npos) << text;
+  ResultsFile f = parse_results(parse_csv(text, "mem.csv"));
+  ASSERT_EQ(f.rows.size(), 1u);
+  EXPECT_EQ(f.rows[0].uuid, r.uuid);
+  ResultsFile old = read_results(CKTUNE_TEST_DATA "/results/a8w8_blockscale_after.csv");
+  ASSERT_FALSE(old.rows.empty());
+  for (const auto& row : old.rows) EXPECT_TRUE(row.uuid.empty());
 }
 
 TEST(Results, RoundTripThroughFile) {
