@@ -18,6 +18,7 @@
 #include "cktune/core/io.hpp"
 #include "cktune/core/log.hpp"
 #include "cktune/formats/csv.hpp"
+#include "cktune/formats/table.hpp"
 #include "cktune/formats/tuned_table.hpp"
 
 namespace cktune {
@@ -107,26 +108,15 @@ void find_err_ratio(const nlohmann::json& j, const std::string& path, std::vecto
   }
 }
 
-// The machine row `r` of tuned table `t` (read from `path`) is for: its gfx and cu_num cells, unknown where they are
-// absent or empty. A cu_num that is not a whole number is an error: the row would silently match no machine.
-MachineId table_machine(const CsvTable& t, const std::string& path, std::optional<size_t> gfx,
-                        std::optional<size_t> cu, size_t r) {
-  MachineId m;
-  const auto& row = t.rows[r];
-  if (gfx) m.gfx = row[*gfx];
-  if (cu && !row[*cu].empty()) {  // an empty cell records no machine
-    const std::string& cell = row[*cu];
-    size_t used = 0;
-    try {
-      m.cu_num = std::stol(cell, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != cell.size())
-      throw InputError(path, t.line_of(r), t.column_of(r, *cu), fmt::format("cu_num '{}' is not a whole number", cell),
-                       "cu_num is the device's CU / SM count (e.g. 304, 132); `cktune merge --check` lists such rows");
-  }
-  return m;
+// The machine each row of tuned table `t` is for, from the table reader's checked keys (make_table: gfx without its
+// ":feature" suffix, cu_num a compute-unit count, a legacy table's gfx inferred from cu_num; every key cell checked
+// as merge checks it). Unknown where the table records neither.
+std::vector<MachineId> row_machines(const CsvTable& t, Family family) {
+  const Table typed = make_table(t, family);
+  std::vector<MachineId> out(t.rows.size());
+  for (size_t r = 0; r < typed.keys.size() && r < out.size(); ++r)
+    out[r] = {typed.keys[r].gfx, typed.keys[r].cu_num > 0 ? static_cast<long>(typed.keys[r].cu_num) : 0};
+  return out;
 }
 
 TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
@@ -154,6 +144,7 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
     key_idx.push_back(*i);
   }
   auto gfx = t.column("gfx"), cu = t.column("cu_num"), kname = t.column("kernelName");
+  const std::vector<MachineId> row_machine = row_machines(t, *family);
   if (!kname) kname = t.column("kernelName1");
   const auto us_col = s.is_moe ? std::nullopt : t.column("us");
   std::set<std::string> machines, kernels, groups_seen;
@@ -171,10 +162,10 @@ TunedTableInfo read_tuned(const std::string& path, const Comparison& c) {
         us = std::stod(row[*us_col]);
       } catch (const std::exception&) {
       }
-      info.timed[key.to_string()].push_back({table_machine(t, path, gfx, cu, r), row[*kname], us});
+      info.timed[key.to_string()].push_back({row_machine[r], row[*kname], us});
     } else if (s.is_moe && kname) {
       // The pipeline as bench names it; its time comes from tune's profile (moe_times_from_profile).
-      info.timed[key.to_string()].push_back({table_machine(t, path, gfx, cu, r), tuned_row_kernel(*family, t, row), -1.0});
+      info.timed[key.to_string()].push_back({row_machine[r], tuned_row_kernel(*family, t, row), -1.0});
     }
     try {
       ++info.by_class[static_cast<size_t>(size_class(key.size()))];
@@ -944,7 +935,7 @@ size_t write_filtered_table(const std::string& tuned, Family family, const std::
     if (!i) throw InputError(tuned, t.header_line, 1, fmt::format("no key column '{}'", col));
     idx.push_back(*i);
   }
-  const auto gfx = t.column("gfx"), cu = t.column("cu_num");
+  const std::vector<MachineId> row_machine = row_machines(t, family);
   std::map<std::vector<std::string>, std::vector<MachineId>> gone;
   for (const auto& d : drop)
     if (d.key.family == family) gone[d.key.cells].push_back(d.machine);
@@ -954,7 +945,7 @@ size_t write_filtered_table(const std::string& tuned, Family family, const std::
     for (size_t i = 0; i < idx.size(); ++i) cells.push_back(canonical_cell(s.untuned[i], t.rows[r][idx[i]]));
     auto it = gone.find(cells);
     if (it != gone.end()) {
-      const MachineId m = table_machine(t, tuned, gfx, cu, r);
+      const MachineId& m = row_machine[r];
       if (std::any_of(it->second.begin(), it->second.end(), [&](const MachineId& d) { return d.matches(m); }))
         continue;
     }

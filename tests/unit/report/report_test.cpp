@@ -386,11 +386,19 @@ TEST(Report, TakesTheRowsOfTheMachineTheAfterRunMeasuredOn) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.line(), 3u);
     EXPECT_EQ(e.column(), 8u);
-    EXPECT_NE(e.message().find("cu_num '30x' is not a whole number"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("cu_num has the value '30x'"), std::string::npos) << e.message();
   }
   fs::remove(out);
   EXPECT_THROW(write_filtered_table(o.tuned, Family::A8W8Blockscale, drop, out), InputError);
   EXPECT_FALSE(fs::exists(out));
+
+  // gfx as AMD's runtime writes it, with its features: the same machine as the plain arch name.
+  std::string featured = table;
+  featured.replace(featured.find("gfx942,304,32"), 13, "gfx942:sramecc+:xnack-,304,32");
+  write_file_atomic(o.tuned, featured);
+  drop[0].machine = {"gfx942", 304};
+  EXPECT_EQ(write_filtered_table(o.tuned, Family::A8W8Blockscale, drop, out), 1u);
+  EXPECT_EQ(read_input(out).find("gfx942:sramecc+:xnack-,304,32"), std::string::npos);
   fs::remove_all(dir);
 }
 
