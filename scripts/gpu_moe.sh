@@ -107,9 +107,6 @@ ratios, vs_default = [], []
 for t in sorted(rows):
     r = rows[t]
     D, I, E, k = (int(r[c]) for c in ("model_dim", "inter_dim", "expert", "topk"))
-    active = E * (1 - (1 - k / E) ** t)
-    bytes_per_expert = 3 * D * I + 4 * (3 * D * I) / (128 * 128)
-    byte_floor = active * bytes_per_expert / HBM * 1e6
     flops = 2 * t * k * 3 * D * I
     comp_floor = flops / PEAK * 1e6
     p = parts.get(t, {})
@@ -118,12 +115,17 @@ for t in sorted(rows):
     b = before.get(t)
     bus = num(a["us"]) if a else None
     dus = num(b["us"]) if b else None
+    # The bytes the bench's routing moved (its bw x time: the experts that routing reached, CandidateResult::min_bytes);
+    # without a bench row, the experts uniform routing reaches on average.
+    active = E * (1 - (1 - k / E) ** t)
+    moved = num(a["bw"]) * bus * 1e3 if a and bus and num(a.get("bw", "")) else active * 3 * D * I + 4 * t * D
+    byte_floor = moved / HBM * 1e6
     line = f"| {t} | {r['block_m']} | {p.get('sort', '-')} | {p.get('stage1', '-')} | {p.get('stage2', '-')} | {p.get('reduce', '-')} | "
     line += f"{tune_us or '-'} | {bus or '-'} | "
     line += f"{bus / tune_us:.2f} | " if bus and tune_us else "- | "
     line += f"{dus or '-'} | " + (f"{dus / bus:.2f}x | " if dus and bus else "- | ")
     line += f"{byte_floor:.1f} | {comp_floor:.1f} | "
-    line += f"{flops / bus / 1e6:.0f} | {active * bytes_per_expert / bus / 1e3:.0f} |" if bus else "- | - |"
+    line += f"{flops / bus / 1e6:.0f} | {moved / bus / 1e3:.0f} |" if bus else "- | - |"
     if dus and bus:
         vs_default.append(dus / bus)
     if model == "dsv3_tp8":

@@ -465,6 +465,8 @@ Comparison compare(CompareInput before, CompareInput after, const CompareOptions
     s.after_cu_num = ra.cu_num;
     s.before_us = rb.measured() ? rb.us : -1;
     s.after_us = ra.measured() ? ra.us : -1;
+    if (spec(key.family).is_moe && ra.measured() && ra.bw > 0 && std::isfinite(ra.bw) && !ra.version.empty())
+      s.after_bytes = ra.bw * ra.us * 1e3;  // GB/s x us
     if (metric_usable(rb, options.metric) && metric_usable(ra, options.metric)) {
       const bool us = options.metric == Metric::Us;
       s.speedup = us ? s.before / s.after : s.after / s.before;

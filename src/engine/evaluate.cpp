@@ -360,6 +360,7 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
   for (const std::string& requested : job.candidates) {
     requested_names.push_back(requested);
     CandidateResult r;
+    r.min_bytes = workload->min_bytes();
     std::string name = requested;
     if (requested == kDefaultAlias || requested == kBaselineAlias) {
       r.alias = requested;

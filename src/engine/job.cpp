@@ -154,7 +154,12 @@ nlohmann::json to_json(const CandidateResult& r) {
          return a;
        }()},
       {"part_names", r.part_names},
+      {"min_bytes", num(r.min_bytes)},
   };
+}
+
+double bytes_moved(const ProblemKey& key, const CandidateResult& r) {
+  return r.min_bytes > 0 && std::isfinite(r.min_bytes) ? r.min_bytes : key.min_bytes();
 }
 
 CandidateResult candidate_result_from_json(const nlohmann::json& j) {
@@ -197,6 +202,7 @@ CandidateResult candidate_result_from_json(const nlohmann::json& j) {
     r.part_names = j.value("part_names", std::vector<std::string>{});
     if (r.part_names.size() != r.part_us.size()) throw Error("worker result: part_us and part_names differ in length");
   }
+  r.min_bytes = j.contains("min_bytes") ? num_from(j.at("min_bytes")) : 0.0;
   return r;
 }
 

@@ -85,16 +85,23 @@ double ProblemKey::flops() const {
 
 double ProblemKey::min_bytes() const {
   if (spec(family).is_moe) {
-    double t = static_cast<double>(get_int("token")), d = static_cast<double>(get_int("model_dim"));
-    double inter = static_cast<double>(get_int("inter_dim")), e = static_cast<double>(get_int("expert"));
+    double t = static_cast<double>(get_int("token")), e = static_cast<double>(get_int("expert"));
     double topk = static_cast<double>(get_int("topk"));
-    double wb = dtype_bytes(get("q_dtype_w"));
     // The experts T tokens reach under uniform routing (each token picks topk distinct experts): E·(1 − (1 −
     // topk/E)^T), as docs/perf-targets' floors count them. min(E, T·topk) overstated it (16 DeepSeek-V3 tokens:
     // 128 where 102 is expected), which put measured pipelines below their "floor".
-    double used_experts = e > 0 ? e * (1.0 - std::pow(1.0 - std::min(topk, e) / e, t)) : 0.0;
+    return min_bytes(e > 0 ? e * (1.0 - std::pow(1.0 - std::min(topk, e) / e, t)) : 0.0);
+  }
+  return min_bytes(0.0);
+}
+
+double ProblemKey::min_bytes(double experts_reached) const {
+  if (spec(family).is_moe) {
+    double t = static_cast<double>(get_int("token")), d = static_cast<double>(get_int("model_dim"));
+    double inter = static_cast<double>(get_int("inter_dim"));
+    double wb = dtype_bytes(get("q_dtype_w"));
     bool g1u1 = get("use_g1u1") == "1";
-    return t * d * 2.0 + used_experts * (g1u1 ? 3.0 : 2.0) * inter * d * wb + t * d * 2.0;
+    return t * d * 2.0 + experts_reached * (g1u1 ? 3.0 : 2.0) * inter * d * wb + t * d * 2.0;
   }
   GemmDims g = gemm_dims(*this);
   double a = 1, w = 1, o = 2;

@@ -204,11 +204,15 @@ double MoeInputs::stored_bytes() const {
          b(topk_weights);
 }
 
-double MoeInputs::touched_bytes() const {
+int MoeInputs::experts_reached() const {
   std::vector<char> used(static_cast<size_t>(std::max(experts, 0)), 0);
   for (int32_t e : topk_ids)
     if (e >= 0 && e < experts) used[static_cast<size_t>(e)] = 1;
-  const double active = static_cast<double>(std::count(used.begin(), used.end(), 1));
+  return static_cast<int>(std::count(used.begin(), used.end(), 1));
+}
+
+double MoeInputs::touched_bytes() const {
+  const double active = experts_reached();
   auto b = [](const auto& v) { return static_cast<double>(v.size() * sizeof(v[0])); };
   const double weights = b(w1) + b(w2) + b(w1q) + b(w1_scale) + b(w2q) + b(w2_scale);
   const double share = experts > 0 ? active / experts : 1.0;

@@ -312,7 +312,8 @@ HardwareFloors hardware_floors(const Comparison& c, const Comparison* vs_vendor,
     x.key = s.key;
     x.size_class = s.size_class;
     x.math = s.key.math_type();
-    x.floor = hardware_floor(s.key.flops(), s.key.min_bytes(), x.math, *f.peaks);
+    x.bytes = s.after_bytes > 0 ? s.after_bytes : s.key.min_bytes();
+    x.floor = hardware_floor(s.key.flops(), x.bytes, x.math, *f.peaks);
     x.after_us = s.after_us;
     if (auto it = vendor.find(s.key); it != vendor.end()) x.vendor_us = it->second;
     if (!(x.floor.us() > 0)) continue;
@@ -618,8 +619,12 @@ void floors_section(Layout& L, const Report& r) {
       "the output written once) at the memory bandwidth: no kernel runs faster. x floor = the time of what the runtime "
       "runs with the tuned table over that floor. Peaks of {} ({}, {}): {}, memory {:g} TB/s. A chip sustains less "
       "than its datasheet, so the ratios overstate what is left to gain; --peak-tflops and --peak-tbps take measured "
-      "ceilings instead.",
-      f.device.empty() ? "the device" : f.device, p.model, p.source, fmt::join(rates, ", "), p.memory_tbps));
+      "ceilings instead.{}",
+      f.device.empty() ? "the device" : f.device, p.model, p.source, fmt::join(rates, ", "), p.memory_tbps,
+      std::any_of(f.shapes.begin(), f.shapes.end(), [](const FloorShape& x) { return spec(x.key.family).is_moe; })
+          ? " Fused MoE reads the weights of the experts its tokens reach: the floor counts those the after run's "
+            "routing reached (its rows' bw x time), else the number uniform routing reaches on average."
+          : ""));
   std::vector<std::vector<std::string>> rows;
   auto add = [&](const std::string& scope, const std::string& range, auto keep) {
     std::vector<double> after, vendor;
@@ -666,7 +671,7 @@ void floors_section(Layout& L, const Report& r) {
                    x->floor.memory_bound() ? "memory" : "compute", value_text(x->floor.us(), Metric::Us),
                    value_text(x->after_us, Metric::Us), floor_ratio_text(x->after_us, x->floor.us()),
                    fmt::format("{:.1f}", x->key.flops() / (x->after_us * 1e6)),
-                   fmt::format("{:.2f}", x->key.min_bytes() / (x->after_us * 1e6)),
+                   fmt::format("{:.2f}", x->bytes / (x->after_us * 1e6)),
                    floor_ratio_text(x->vendor_us, x->floor.us())});
   }
   L.table({"shape", "class", "bound", "floor us", "after us", "x floor", "TFLOP/s", "TB/s", "vendor x floor"},

@@ -119,6 +119,9 @@ struct ShapeComparison {
   std::string before_backend, after_backend;
   std::string after_gfx;          // where the after run measured, as its row records it ("" / 0: not recorded)
   long after_cu_num = 0;
+  // Fused MoE: the bytes the after run's launches moved (its bw × time: the experts its routing reached), where a
+  // cktune results row records them; 0: unknown (the key's expectation, ProblemKey::min_bytes(), stands in).
+  double after_bytes = 0;
   std::string note;              // NotMeasured: why ("after: failed: launch failed ..."); "baseline moved ..."
   // Two separate runs: the vendor baseline's speedup on this shape, the same kernel timed in both runs
   // (before/after of its time), i.e. how much the machine itself changed here; 0 when unknown.

@@ -21,6 +21,7 @@ struct MoeRowParts {
   std::string kernel1, kernel2;
   double err1 = 0, err2 = 0;
   bool run_1stage = false;
+  double min_bytes = 0;  // the bytes behind bw (the winner's CandidateResult::min_bytes); 0: the key's
 };
 // One tuned_fmoe row: us = us1 + us2 (AITER's rule), tflops and bw from that sum.
 std::vector<std::string> moe_tuned_row(const ProblemKey& key, const DeviceInfo& device, const MoeRowParts& parts);

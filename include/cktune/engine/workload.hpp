@@ -40,6 +40,9 @@ class Workload {
   virtual ~Workload() = default;
   virtual int sets() const = 0;  // input sets rotated through
   virtual OutputBuffer& output() = 0;
+  // The bytes a launch on these inputs must move at least, where they differ from the key's (ProblemKey::min_bytes):
+  // fused MoE reads the weights of the experts its routing reaches. 0: the key's.
+  virtual double min_bytes() const { return 0; }
   Reference reference;
 };
 

@@ -23,8 +23,12 @@ struct ProblemKey {
   // Work in FLOPs (2·M·N·K·B for GEMMs; both MoE stages for fused MoE), for scheduling and tflops.
   double flops() const;
   // Bytes the problem must move at least (inputs once, output once), for bw and the roofline floor. Fused MoE:
-  // the weights of the experts its tokens reach under uniform routing (skewed routing reaches fewer).
+  // the weights of the experts its tokens reach under uniform routing, on average (skewed routing reaches fewer).
   double min_bytes() const;
+  // Fused MoE: the same with the number of experts one routing reaches (MoeInputs::experts_reached), which is what
+  // a run on that routing moves: a seeded draw of 16 DeepSeek-V3 tokens reaches 106 experts where 102 are expected.
+  // Other families: min_bytes().
+  double min_bytes(double experts_reached) const;
   // The operand type the tensor cores multiply in, which sets the compute floor: the wider of the activation
   // and weight types (a bf16 x int4 MoE runs its MMAs in bf16); int4 runs as int8.
   MathType math_type() const;

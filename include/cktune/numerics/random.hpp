@@ -199,6 +199,8 @@ struct MoeInputs {
   std::vector<float> topk_weights;  // [T, topk], positive, descending, each row sums to 1
 
   bool quantized() const { return quant == QuantType::Per1x128; }
+  // Distinct experts in [0, experts) that topk_ids names: whose weights one pass reads.
+  int experts_reached() const;
   // Bytes one pass of the fused MoE reads: the activations and the weights (and scales) of the experts
   // the routing uses. At a few tokens that is a small share of the weights (DeepSeek-V3 TP8, 1 token:
   // 8 of 256 experts, 44 MB), which a GPU's L2 can hold; the rotation sets are sized by it.

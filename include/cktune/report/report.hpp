@@ -141,6 +141,7 @@ struct FloorShape {
   SizeClass size_class = SizeClass::Decode;
   MathType math = MathType::Fp8;
   HardwareFloor floor;
+  double bytes = 0;       // the floor's bytes: the after run's own (fused MoE) or the key's
   double after_us = 0;    // what the runtime runs with the tuned table
   double vendor_us = -1;  // the vendor library in the same after run; -1 when not timed
 };

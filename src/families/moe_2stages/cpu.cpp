@@ -20,9 +20,11 @@ struct MoeWorkload final : Workload {
   std::vector<MoeInputs> inputs;  // copies of one set at other addresses
   MoeParams params;
   HostOutput out;
+  double bytes = 0;  // the least a launch moves: the experts this routing reaches
   explicit MoeWorkload(size_t cells) : out(cells) {}
   int sets() const override { return static_cast<int>(inputs.size()); }
   OutputBuffer& output() override { return out; }
+  double min_bytes() const override { return bytes; }
 };
 
 class MoeCpuInstance final : public Instance {
@@ -111,6 +113,7 @@ class MoeCpuUnit final : public FamilyUnit {
     // As on the GPU: sized by what one launch reads (the routed experts' weights).
     const int sets = rotation_sets(protocol, backend.device(), backend.policy(), in.touched_bytes(), in.stored_bytes());
     wl->inputs.assign(static_cast<size_t>(sets), in);
+    wl->bytes = key.min_bytes(in.experts_reached());
     make_reference(wl->reference, reuse, T, D, 3.0 * topk * static_cast<double>(I) * D, backend.policy(), seed,
                    [&](float* out) { ref_moe_2stages(in, wl->params, out); },
                    [&](const std::vector<std::int64_t>& rows, float* out) {

@@ -92,8 +92,10 @@ struct MoeGpuWorkload final : Workload {
   MoeInputs host_in;                          // the inputs (one set), for the stage-2 reference of a check
   MoeParams mp;
   GpuBackend* backend = nullptr;
+  double bytes = 0;                           // the least a launch moves: the experts this routing reaches
   int sets() const override { return static_cast<int>(xq.size()); }
   OutputBuffer& output() override { return *y; }
+  double min_bytes() const override { return bytes; }
   gpu::Stream stream() const { return gpu::as_stream(backend->stream().native()); }
   Sorted& sorted_for(int block_m) {
     for (auto& x : sorted)
@@ -433,6 +435,7 @@ class MoeGpuUnit final : public FamilyUnit {
                    },
                    [&](const std::vector<std::int64_t>& rows, float* out) { both_stages(rows, out); });
     stream.synchronize();
+    wl->bytes = key.min_bytes(in.experts_reached());
     wl->host_in = std::move(in);
     return wl;
   }
@@ -464,6 +467,7 @@ class MoeGpuUnit final : public FamilyUnit {
     parts.err1 = st.size() == 2 ? st[0] : winner.check.err_ratio;
     parts.err2 = st.size() == 2 ? st[1] : winner.check.err_ratio;
     parts.run_1stage = false;
+    parts.min_bytes = winner.min_bytes;
     return moe_tuned_row(key, device, parts);
   }
 };

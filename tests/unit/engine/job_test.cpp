@@ -118,6 +118,7 @@ TEST(CandidateResultJson, RoundTripWithInfinity) {
   c.check.stage_err_ratios = {0.0125, 0.0003};  // a fused-MoE pipeline's err1, err2
   c.retimed = true;
   c.first_median_us = 9.75;
+  c.min_bytes = 313.9e6;
   std::string text = to_json(c).dump();
   EXPECT_EQ(text.find("inf"), std::string::npos) << "JSON has no infinity literal: " << text;
   CandidateResult r = candidate_result_from_json(nlohmann::json::parse(text));
@@ -144,6 +145,11 @@ TEST(CandidateResultJson, RoundTripWithInfinity) {
   EXPECT_EQ(r.check.stage_err_ratios, c.check.stage_err_ratios);
   EXPECT_TRUE(r.retimed);
   EXPECT_DOUBLE_EQ(r.first_median_us, 9.75);
+  EXPECT_DOUBLE_EQ(r.min_bytes, 313.9e6);
+  // A worker of an older build sends none: the key's bytes stand in.
+  nlohmann::json old_worker = nlohmann::json::parse(text);
+  old_worker.erase("min_bytes");
+  EXPECT_EQ(candidate_result_from_json(old_worker).min_bytes, 0.0);
 }
 
 TEST(CandidateResultJson, EveryVerdictRoundTrips) {

@@ -43,6 +43,13 @@ TEST(RotationSets, MoeInputsCountOnlyTheRoutedExperts) {
   // Every expert routed: a launch reads everything.
   const MoeInputs all = make_moe_inputs(64, 256, 128, 4, 2, QuantType::Per1x128, Fp8Format::E4M3FN, 7);
   EXPECT_DOUBLE_EQ(all.touched_bytes(), all.stored_bytes());
+  EXPECT_EQ(all.experts_reached(), 4);
+  // The experts a routing reaches: distinct ids only, ids outside [0, experts) not counted.
+  MoeInputs few = in;
+  few.topk_ids = {3, 1, 3, 1};
+  EXPECT_EQ(few.experts_reached(), 2);
+  few.topk_ids = {3, 16, -1, 0};
+  EXPECT_EQ(few.experts_reached(), 2);
 }
 
 // make_reference: every row within the budget, sampled rows beyond it, and a copy (nothing computed)

@@ -9,6 +9,8 @@
 #include "cktune/engine/evaluate.hpp"
 #include "cktune/engine/family_unit.hpp"
 #include "cktune/engine/registry.hpp"
+#include "cktune/engine/result_rows.hpp"
+#include "cktune/numerics/random.hpp"
 
 namespace cktune {
 namespace {
@@ -101,6 +103,38 @@ TEST(CpuUnits, InterleavedRetimingReportsMedianAndSpreadOfTheRounds) {
     EXPECT_LE(r.time.p10_us, r.time.median_us) << r.name;
     EXPECT_LE(r.time.median_us, r.time.p90_us) << r.name;
   }
+}
+
+// A fused-MoE run moves the weights of the experts its own routing reaches: the result carries those bytes, and its
+// results row's bandwidth comes from them, not from the number uniform routing reaches on average.
+TEST(CpuUnits, FusedMoeBytesAreThoseOfTheRoutingTimed) {
+  auto backend = make_backend(BackendKind::Cpu);
+  InstanceCache cache(*backend);
+  Job job;
+  job.key = ProblemKey{Family::Moe2Stages,
+                       {"5", "256", "128", "16", "2", "ActivationType.Silu", "torch.bfloat16", "torch.float8_e4m3fn",
+                        "torch.float8_e4m3fn", "QuantType.per_1x128", "1", "0"}};
+  job.protocol.warmup = 1;
+  job.protocol.iters = 3;
+  job.screen_factor = 0;
+  job.retime_rounds = 0;
+  job.seed = 3;
+  job.candidates = {"@default"};
+  const auto results = evaluate_job(*backend, cache, job, [](const nlohmann::json&) {});
+  ASSERT_EQ(results.size(), 1u);
+  const CandidateResult& r = results[0];
+  ASSERT_EQ(r.verdict, Verdict::Passed) << r.reason;
+  // The routing the CPU unit drew (family_unit's seed mapping), and the experts it reaches: a whole number, where
+  // uniform routing reaches 16 * (1 - (14/16)^5) = 7.79 on average.
+  const MoeInputs in = make_moe_inputs(5, 256, 128, 16, 2, QuantType::Per1x128, Fp8Format::E4M3FN, 3 * 1000003ull);
+  const int reached = in.experts_reached();
+  EXPECT_GE(reached, 2);
+  EXPECT_LE(reached, 10);
+  EXPECT_DOUBLE_EQ(r.min_bytes, job.key.min_bytes(reached));
+  EXPECT_NE(r.min_bytes, job.key.min_bytes());
+  const ResultRow row = result_row(job.key, backend->device(), r, ResultRole::Dispatch, ResultSource::Default,
+                                   job.protocol, job.seed);
+  EXPECT_NEAR(row.bw, r.min_bytes / (r.time.median_us * 1e-6) / 1e9, 1e-9 * row.bw);
 }
 
 }  // namespace

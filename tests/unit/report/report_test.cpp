@@ -444,6 +444,53 @@ TEST(Report, MoeComparesBenchWithTheProfilesPipelineTimes) {
   fs::remove_all(dir);
 }
 
+// Fused MoE reads the weights of the experts its tokens reach. A cktune results row records what its run's routing
+// moved (bw x time, CandidateResult::min_bytes); the floor counts those bytes, and the expected number of experts
+// only where the row does not say (no cktune version: not a cktune results row).
+TEST(Report, MoeFloorCountsTheExpertsTheAfterRunsRoutingReached) {
+  fs::path dir = fs::temp_directory_path() / "cktune_report_moe_floor_test";
+  fs::create_directories(dir);
+  const ProblemKey three{Family::Moe2Stages,
+                         {"3", "7168", "256", "256", "8", "ActivationType.Silu", "torch.bfloat16", "torch.float8_e4m3fn",
+                          "torch.float8_e4m3fn", "QuantType.per_1x128", "1", "0"}};
+  // The fixture's 3-token dispatch row (46.16 us) written as a run whose routing reached 24 experts (23.27 expected).
+  const double bytes24 = three.min_bytes(24);
+  const std::string bw24 = fmt::format("{:.6f}", bytes24 / 46.16e-6 / 1e9);
+  auto write_after = [&](const std::string& version) {
+    const std::string text = read_input(kResults + "moe_2stages_after.csv");
+    std::string out;
+    size_t at = 0;
+    for (size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1) {
+      std::string line = text.substr(at, nl - at);
+      if (line.rfind("moe_2stages,sm_90,132,3,", 0) == 0 && line.find(",dispatch,") != std::string::npos) {
+        line = std::regex_replace(line, std::regex(",2775\\.58,"), "," + bw24 + ",");
+        line = std::regex_replace(line, std::regex(",0\\.1\\.0,"), "," + version + ",");
+      }
+      out += line + "\n";
+    }
+    const std::string path = (dir / ("after_" + (version.empty() ? std::string("none") : version) + ".csv")).string();
+    write_file_atomic(path, out);
+    return path;
+  };
+  ReportOptions o;
+  o.after = write_after("0.1.0");
+  Report r = build_report(o);
+  ASSERT_TRUE(r.floors.peaks) << r.floors.missing;
+  EXPECT_DOUBLE_EQ(r.floors.peaks->memory_tbps, 4.8);
+  const FloorShape* x = r.floors.find(three);
+  ASSERT_NE(x, nullptr);
+  EXPECT_TRUE(x->floor.memory_bound());
+  EXPECT_NEAR(x->bytes, bytes24, 1e-6 * bytes24);
+  EXPECT_NEAR(x->floor.us(), bytes24 / 4.8e6, 1e-6 * bytes24 / 4.8e6);
+  EXPECT_NE(render_report_markdown(r).find("the floor counts those the after run's routing reached"), std::string::npos);
+  // Not a cktune results row: the key's expectation.
+  o.after = write_after("");
+  const FloorShape* y = build_report(o).floors.find(three);
+  ASSERT_NE(y, nullptr);
+  EXPECT_DOUBLE_EQ(y->bytes, three.min_bytes());
+  fs::remove_all(dir);
+}
+
 TEST(Report, WithoutTunedTableSaysSoAndAiterInputsWork) {
   ReportOptions o;
   o.before = kAiter + "test_moe_2stage_before.log";
