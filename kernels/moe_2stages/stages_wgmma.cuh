@@ -243,11 +243,12 @@ __device__ __forceinline__ void store_requantize_tile(const Args& a, const float
 // experts by a scan over the warpgroup, the owner of the tile's block by the thread whose experts hold it, and the
 // pairs' ranks by ballots in flat order. `scratch`: RouteScratch::kBytes of shared memory no one else uses yet. Named
 // barrier 5 (the warpgroup). Leaves in `scratch`: [kOwner] the expert (-1: the CTA has no tile), [kOwner + 1] the
-// sorted blocks in use, [kRows] the block's BM packed sorted ids.
+// sorted blocks in use, [kCol] the tile's column tile, [kRows] the block's BM packed sorted ids.
 struct RouteScratch {
   static constexpr int kSteps = kRouteMaxPairs / 128;  // pairs a thread
   static constexpr int kCounts = 0, kWarpBlocks = kRouteMaxExperts, kMatches = kWarpBlocks + 4,
-                       kOwner = kMatches + kSteps * 4, kFirstBlock = kOwner + 2, kRows = kFirstBlock + 1;
+                       kOwner = kMatches + kSteps * 4, kFirstBlock = kOwner + 2, kCol = kFirstBlock + 1,
+                       kRows = kCol + 1;
   static constexpr int kBytes = (kRows + 128) * 4;
   static_assert(kSteps * 4 <= 32, "one warp scans the (step, warp) match counts");
 };
@@ -307,6 +308,7 @@ __device__ __forceinline__ void route_first_tile(const Args& a, int* scratch, in
     return;
   }
   const TileAt at = TileWalk::place(tile, used, col_tiles, group);
+  if (pt == 0) scratch[R::kCol] = at.col;
   if (at.block >= first && at.block < first + mine) {  // one thread: the owner and its first block
     for (int e = e0, b = first; e < e1; ++e) {
       const int nb = (cnt[e] + BM - 1) / BM;
@@ -556,17 +558,26 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
       waiting = true;
     }
     // Each role builds its own walk after its register count is set, so that the walk's divisors stay in
-    // registers (built before the split, they were kept in local memory and reloaded every tile).
-    const TileWalk tile_at(used_blocks, col_tiles, col_group);
-    auto fetch = [&](int tile) {
-      if (tile >= tiles) return;
-      const int block = tile_at(tile).block;
+    // registers (built before the split, they were kept in local memory and reloaded every tile). Its divisors cost
+    // three 64-bit divisions: stage 1 places its first tile without them (route_first_tile's column, or plain
+    // division) and builds the walk once the ring's first k-blocks are asked for, off the path to its first data.
+    auto walk_now = [&] { return TileWalk(used_blocks, col_tiles, col_group); };
+    TileWalk tile_at = kS1 ? TileWalk(1, 1, 1) : walk_now();
+    const TileAt first = !kS1 ? TileAt{0, 0}
+                         : route ? TileAt{0, scratch[RouteScratch::kCol]}
+                                 : TileWalk::place(static_cast<int>(blockIdx.x), used_blocks, col_tiles, col_group);
+    auto fetch_block = [&](int block) {
       e_next = __ldg(a.sorted_expert_ids + block);
 #pragma unroll
       for (int i = 0; i < BM / 16; ++i)
         ids[i] = static_cast<uint32_t>(__ldg(a.sorted_ids + block * BM + (pt >> 3) + 16 * i));
     };
-    // Stage 2: the weights of the first ST k-blocks requested before the wait (their stages are free).
+    auto fetch = [&](int tile) {
+      if (tile < tiles) fetch_block(tile_at(tile).block);
+    };
+    // Stage 2: the weights of the first ST k-blocks requested before the wait (their stages are free), and the first
+    // tile's ids and expert (the sorting's, complete when stage 2 starts; see above): after the wait only the rows
+    // stage 1 wrote are copied.
     int early = 0;
     if constexpr (!kS1) {
       if (pt == 0) {
@@ -576,19 +587,20 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
           for (int kb = 0; kb < KB && early < ST; ++kb, ++early) request_weights(early, kb, e, at.col * TN);
         }
       }
+      fetch(blockIdx.x);
       gpu::follow_previous_grid();
-    }
-    if (waiting) {
+    } else if (waiting) {
       e_next = scratch[RouteScratch::kOwner];
 #pragma unroll
       for (int i = 0; i < BM / 16; ++i)
         ids[i] = static_cast<uint32_t>(scratch[RouteScratch::kRows + (pt >> 3) + 16 * i]);
-    } else {
-      fetch(blockIdx.x);
+    } else if (static_cast<int>(blockIdx.x) < tiles) {
+      fetch_block(first.block);
     }
     int claimed = 0;  // kDyn, thread pt == 0: the tile it claimed last (the one after the next)
     for (int tile = blockIdx.x, j = 0, next = 0; tile < tiles; tile = next, ++j) {
-      const TileAt at = tile_at(tile);
+      const bool first_tile = kS1 && j == 0;  // placed without the walk, which is built during its first k-blocks
+      const TileAt at = first_tile ? first : tile_at(tile);
       const int e = e_next;
       const int n0 = at.col * (kS1 ? HN : TN);
       const uint8_t* src[BM / 16];
@@ -604,13 +616,18 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         fetch(next);
       } else {
         next = tile + tile_stride;
-        if (!waiting) fetch(next);
+        if (!waiting && !first_tile) fetch(next);
       }
+      const int fill_end = min(kb0 + ST, kb1) - 1;  // the last k-block of a first tile's first ring fill
       for (int kb = kb0; kb < kb1; ++kb, ++g) {
         const int s = g % ST;
         if (g >= ST) mbar_wait_at(empty_at + 8 * s, ((g / ST) + 1) & 1);
         if (pt == 0 && g >= early) request_weights(s, kb, e, n0);
         put_rows(s, kb, src);
+        if (first_tile && kb == fill_end) {
+          tile_at = walk_now();
+          if (!waiting) fetch(next);
+        }
         if constexpr (kSide) {
           if (kb == kb0) {
             // The tile's side area (WgCfg). Each row's KB activation scales are contiguous at a_scale[row * KB], and
