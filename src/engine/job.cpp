@@ -158,10 +158,6 @@ nlohmann::json to_json(const CandidateResult& r) {
   };
 }
 
-double bytes_moved(const ProblemKey& key, const CandidateResult& r) {
-  return r.min_bytes > 0 && std::isfinite(r.min_bytes) ? r.min_bytes : key.min_bytes();
-}
-
 CandidateResult candidate_result_from_json(const nlohmann::json& j) {
   CandidateResult r;
   r.name = j.at("name").get<std::string>();

@@ -29,7 +29,7 @@ ResultRow result_row(const ProblemKey& key, const DeviceInfo& device, const Cand
   row.us_p90 = ok ? r.time.p90_us : -1;
   if (ok && r.time.median_us > 0) {
     row.tflops = key.flops() / (r.time.median_us * 1e6);
-    row.bw = bytes_moved(key, r) / (r.time.median_us * 1e-6) / 1e9;
+    row.bw = key.min_bytes_or(r.min_bytes) / (r.time.median_us * 1e-6) / 1e9;
   }
   row.err_ratio = r.check.err_ratio;
   row.verdict = r.verdict;

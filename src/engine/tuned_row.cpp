@@ -28,7 +28,7 @@ std::vector<std::string> gemm_tuned_row(const ProblemKey& key, const DeviceInfo&
   cells.emplace_back("us", format_us(us));
   cells.emplace_back("kernelName", r.name);
   cells.emplace_back("tflops", format_tflops(key.flops() / (us * 1e6)));
-  cells.emplace_back("bw", format_bw(bytes_moved(key, r) / (us * 1e-6) / 1e9));
+  cells.emplace_back("bw", format_bw(key.min_bytes_or(r.min_bytes) / (us * 1e-6) / 1e9));
   cells.emplace_back("errRatio", format_err_ratio(r.check.err_ratio));
   return make_tuned_row(key.family, cells);
 }
@@ -49,7 +49,7 @@ std::vector<std::string> moe_tuned_row(const ProblemKey& key, const DeviceInfo& 
   cells.emplace_back("xbf16", py_bool(false));
   cells.emplace_back("flat", py_bool(false));
   cells.emplace_back("tflops", format_tflops(key.flops() / (us * 1e6)));
-  cells.emplace_back("bw", format_bw((p.min_bytes > 0 ? p.min_bytes : key.min_bytes()) / (us * 1e-6) / 1e9));
+  cells.emplace_back("bw", format_bw(key.min_bytes_or(p.min_bytes) / (us * 1e-6) / 1e9));
   return make_tuned_row(key.family, cells);
 }
 

@@ -95,6 +95,10 @@ double ProblemKey::min_bytes() const {
   return min_bytes(0.0);
 }
 
+double ProblemKey::min_bytes_or(double bytes) const {
+  return bytes > 0 && std::isfinite(bytes) ? bytes : min_bytes();
+}
+
 double ProblemKey::min_bytes(double experts_reached) const {
   if (spec(family).is_moe) {
     double t = static_cast<double>(get_int("token")), d = static_cast<double>(get_int("model_dim"));

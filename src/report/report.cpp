@@ -312,7 +312,7 @@ HardwareFloors hardware_floors(const Comparison& c, const Comparison* vs_vendor,
     x.key = s.key;
     x.size_class = s.size_class;
     x.math = s.key.math_type();
-    x.bytes = s.after_bytes > 0 ? s.after_bytes : s.key.min_bytes();
+    x.bytes = s.key.min_bytes_or(s.after_bytes);
     x.floor = hardware_floor(s.key.flops(), x.bytes, x.math, *f.peaks);
     x.after_us = s.after_us;
     if (auto it = vendor.find(s.key); it != vendor.end()) x.vendor_us = it->second;

@@ -65,8 +65,6 @@ struct CandidateResult {
   // The bytes the timed launches had to move at least (Workload::min_bytes, for bw and the floor); 0: the key's.
   double min_bytes = 0;
 };
-// The bytes behind r's bandwidth: its workload's, else the key's.
-double bytes_moved(const ProblemKey& key, const CandidateResult& r);
 
 // The events a worker sends (one JSON object per line, {"ev": <text>, ...}).
 enum class EventKind { Ready, Fatal, Heartbeat, Prepare, Prepared, Start, Result, Done, JobFailed };

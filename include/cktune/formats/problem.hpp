@@ -29,6 +29,8 @@ struct ProblemKey {
   // a run on that routing moves: a seeded draw of 16 DeepSeek-V3 tokens reaches 106 experts where 102 are expected.
   // Other families: min_bytes().
   double min_bytes(double experts_reached) const;
+  // `bytes` where a run counted them (> 0 and finite: a workload's own, Workload::min_bytes), else min_bytes().
+  double min_bytes_or(double bytes) const;
   // The operand type the tensor cores multiply in, which sets the compute floor: the wider of the activation
   // and weight types (a bf16 x int4 MoE runs its MMAs in bf16); int4 runs as int8.
   MathType math_type() const;

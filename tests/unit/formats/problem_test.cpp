@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 namespace cktune {
 namespace {
@@ -56,6 +57,10 @@ TEST(Problem, FewestBytesOfOneRoutingCountTheExpertsItReaches) {
   // A GEMM's bytes do not depend on its inputs' values.
   const ProblemKey g{Family::A8W8Blockscale, {"16", "2112", "7168"}};
   EXPECT_DOUBLE_EQ(g.min_bytes(106), g.min_bytes());
+  // The bytes a run counted, where it counted them; else the key's.
+  EXPECT_DOUBLE_EQ(k.min_bytes_or(k.min_bytes(106)), act + 106 * per_expert);
+  EXPECT_DOUBLE_EQ(k.min_bytes_or(0), k.min_bytes());
+  EXPECT_DOUBLE_EQ(k.min_bytes_or(std::numeric_limits<double>::infinity()), k.min_bytes());
 }
 
 }  // namespace
