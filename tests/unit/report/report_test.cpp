@@ -485,7 +485,8 @@ TEST(Report, MoeFloorCountsTheExpertsTheAfterRunsRoutingReached) {
   EXPECT_NE(render_report_markdown(r).find("the floor counts those the after run's routing reached"), std::string::npos);
   // Not a cktune results row: the key's expectation.
   o.after = write_after("");
-  const FloorShape* y = build_report(o).floors.find(three);
+  const Report ry = build_report(o);
+  const FloorShape* y = ry.floors.find(three);
   ASSERT_NE(y, nullptr);
   EXPECT_DOUBLE_EQ(y->bytes, three.min_bytes());
   fs::remove_all(dir);
