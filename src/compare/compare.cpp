@@ -95,27 +95,20 @@ std::map<ProblemKey, ResultRow> index_rows(const CompareInput& in, const Compare
   return out;
 }
 
-std::set<std::string> machines(const std::map<ProblemKey, ResultRow>& rows) {
+// The distinct non-empty values of `field` over a side's rows: its machines, boards or protocols (none where its rows
+// record none: the CPU has no board, files before 2026-11-30 name none).
+template <class Field>
+std::set<std::string> distinct(const std::map<ProblemKey, ResultRow>& rows, Field field) {
   std::set<std::string> out;
   for (const auto& [k, r] : rows)
-    if (!r.gfx.empty() || r.cu_num != 0) out.insert(fmt::format("{}/cu_num={}", r.gfx.empty() ? "?" : r.gfx, r.cu_num));
+    if (std::string v = field(r); !v.empty()) out.insert(std::move(v));
   return out;
 }
-
-// The boards (UUIDs) a side was measured on; empty where its rows name none (the CPU, files before 2026-11-30).
-std::set<std::string> boards(const std::map<ProblemKey, ResultRow>& rows) {
-  std::set<std::string> out;
-  for (const auto& [k, r] : rows)
-    if (!r.uuid.empty()) out.insert(r.uuid);
-  return out;
+std::string machine_of(const ResultRow& r) {
+  return r.gfx.empty() && r.cu_num == 0 ? std::string() : fmt::format("{}/cu_num={}", r.gfx.empty() ? "?" : r.gfx, r.cu_num);
 }
-
-std::set<std::string> protocols(const std::map<ProblemKey, ResultRow>& rows) {
-  std::set<std::string> out;
-  for (const auto& [k, r] : rows)
-    if (!r.protocol.empty()) out.insert(r.protocol);
-  return out;
-}
+std::string board_of(const ResultRow& r) { return r.uuid; }
+std::string protocol_of(const ResultRow& r) { return r.protocol; }
 
 // Why a side has no usable value, from its verdict, time and reason.
 std::string unusable_note(const char* side, const ResultRow& r) {
@@ -425,11 +418,11 @@ Comparison compare(CompareInput before, CompareInput after, const CompareOptions
   c.before_info = CompareInput{before.path, before.format, {}};
   c.after_info = CompareInput{after.path, after.format, {}};
 
-  auto mb = machines(b), ma = machines(a);
+  auto mb = distinct(b, machine_of), ma = distinct(a, machine_of);
   if (!mb.empty() && !ma.empty() && mb != ma) {
     c.warnings.push_back(fmt::format("the files were measured on different machines: before {} / after {}",
                                      fmt::join(mb, " "), fmt::join(ma, " ")));
-  } else if (auto bb = boards(b), ba = boards(a); !bb.empty() && !ba.empty() && bb != ba) {
+  } else if (auto bb = distinct(b, board_of), ba = distinct(a, board_of); !bb.empty() && !ba.empty() && bb != ba) {
     // Same model, other board: two H200s ran the same 8-token fused-MoE pipeline 86.9 and 93.4 us (docs/perf.md
     // 2026-11-30 18:10), more than most gains a table brings.
     c.warnings.push_back(fmt::format(
@@ -438,7 +431,7 @@ Comparison compare(CompareInput before, CompareInput after, const CompareOptions
         "(cktune bench --config TUNED --against OLD)",
         fmt::join(bb, " "), fmt::join(ba, " ")));
   }
-  auto pb = protocols(b), pa = protocols(a);
+  auto pb = distinct(b, protocol_of), pa = distinct(a, protocol_of);
   if (!pb.empty() && !pa.empty() && pb != pa)
     c.warnings.push_back(fmt::format("the measurement protocols differ: before {} / after {}", fmt::join(pb, " "),
                                      fmt::join(pa, " ")));
