@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Session 48: per token count and round, each pipeline whose stage 2 ends in one of SUFFIXES (argv[2], comma-separated;
-default _cw: stage 2 waiting for stage 1's tile count) against its twin without the suffix, both timed in the same tune
+default _cw: stage 2 waiting for stage 1's tile count; or `from>to`: the twin has `to` where the variant has `from`)
+against its twin without the suffix, both timed in the same tune
 (profile_<name>_<round>.csv in <dir>), and the best pipeline of each tune."""
 import csv, glob, gzip, os, re, sys
 from collections import defaultdict
@@ -19,9 +20,14 @@ for (t, rnd) in sorted(us):
     runs = us[(t, rnd)]
     for name, (u, _) in sorted(runs.items()):
         for sfx in suffixes:
-            if name.endswith(sfx) and runs.get(name[:-len(sfx)]):
-                twin = runs[name[:-len(sfx)]]
-                print(f'| {t} | {rnd} | {name[:-len(sfx)]} | {sfx} | {twin[0]:.2f} | {u:.2f} | {u / twin[0]:.3f} |')
+            if '>' in sfx:  # a variant named inside the pipeline: its twin has `to` where it has `frm`
+                frm, to = sfx.split('>')
+                base = name.replace(frm, to) if frm in name else None
+            else:
+                base = name[:-len(sfx)] if name.endswith(sfx) else None
+            if base and runs.get(base):
+                twin = runs[base]
+                print(f'| {t} | {rnd} | {base} | {sfx} | {twin[0]:.2f} | {u:.2f} | {u / twin[0]:.3f} |')
 print()
 for (t, rnd) in sorted(us):
     best = min(us[(t, rnd)].items(), key=lambda kv: kv[1][0])
