@@ -19,7 +19,8 @@ constexpr Scaling SC = Scaling::Block128;
 const std::array kTable = {CKTUNE_MMA_ROWS,     CKTUNE_WGMMA_ROWS,      CKTUNE_WGMMA_DB_ROWS,
                            CKTUNE_WGMMA_P_ROWS, CKTUNE_WGMMA_P_DB_ROWS, CKTUNE_WGMMA_K_ROWS,
                            CKTUNE_WGMMA_SWAP_ROWS, CKTUNE_MMA_DIRECT_ROWS, CKTUNE_WGMMA_P_DB_DEEP_ROWS,
-                           CKTUNE_WGMMA_P_DB_MC_ROWS, CKTUNE_WGMMA_P_DB_T_ROWS, CKTUNE_GEMV_ROWS};
+                           CKTUNE_WGMMA_P_DB_MC_ROWS, CKTUNE_WGMMA_P_DB_T_ROWS, CKTUNE_GEMV_ROWS,
+                           CKTUNE_WGMMA_2CTA_ROWS};
 #undef CKTUNE_MMA
 #undef CKTUNE_WGMMA
 #undef CKTUNE_WGMMA_P

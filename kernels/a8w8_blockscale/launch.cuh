@@ -169,6 +169,13 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
                        detail::WgCfg<BM, BN, ST, true, SC, 1, false, 0, true>::kWarps, 1, 90, SC},           \
         &detail::launch_wgmma_persistent<detail::WgCfg<BM, BN, ST, true, SC, 1, false, 0, true>>}
 
+// The grid kernel compiled for two CTAs an SM (WgCfg MINB = 2: at most launch_regs(threads, 2) registers a thread
+// at launch, the consumers' share after setmaxnreg from WgCfg).
+#define CKTUNE_WGMMA_2CTA(BM, BN, ST, SK)                                                                   \
+  Entry{InstanceParams{0, nullptr, Variant::Wgmma, BM, BN, 128, ST,                                         \
+                       detail::WgCfg<BM, BN, ST, false, SC, 1, false, 0, false, 2>::kWarps, SK, 90, SC},     \
+        &detail::launch_wgmma<detail::WgCfg<BM, BN, ST, false, SC, 1, false, 0, false, 2>>}
+
 // Fast accumulation (per-token tables only): grid and persistent.
 #define CKTUNE_WGMMA_F(BM, BN, ST, SK)                                                                      \
   Entry{InstanceParams{0, nullptr, Variant::WgmmaFast, BM, BN, 128, ST,                                     \
@@ -369,6 +376,13 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
   CKTUNE_MMA_DIRECT(16, 16, 2), \
   CKTUNE_MMA_DIRECT(16, 8, 2), \
   CKTUNE_MMA_DIRECT(16, 4, 4)
+
+// Split-K for decode at M 17..64 where N gives few tiles (appended 2026-12-01 after the first ids were written): 64 x 64
+// tiles, four stages, the grid kernel compiled for two CTAs an SM (WgCfg MINB = 2), so that all of a launch's 1 x 1 x 4
+// clusters are resident at once: at one CTA an SM about 30 clusters of 4 are, and N = 2112's 33 tiles ran in two waves
+// (st8_w8_sk4). 5-8% faster than the best other row at 64 x 2112 x 7168, 3-4% at 32 x 2112 x 7168; six stages, the
+// paired form and 1 x 1 x 3 clusters at one CTA an SM were no faster and were left out (docs/perf.md, 2026-12-01).
+#define CKTUNE_WGMMA_2CTA_ROWS CKTUNE_WGMMA_2CTA(64, 64, 4, 4)
 
 // Decode on the CUDA cores at M = 1 (the row-major tables, appended 2026-11-29; int8 takes the exact-sum rows only):
 // gemv.cuh. Each warp reads 512 contiguous bytes of a weight row an instruction. Rows with token tiles of 2 and 4

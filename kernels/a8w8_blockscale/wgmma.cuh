@@ -50,10 +50,14 @@ constexpr int kRedPitch = BN + 8;
 // TAIL (persistent kernel only, no multicast): the tiles past the last whole wave are split along K over the CTAs
 // that would otherwise idle (tail_plan), each piece's fp32 partial parked in the workspace and summed in a fixed
 // order by the warpgroup that finishes last.
+// MINB (grid kernel only): CTAs an SM the kernel is compiled for (__launch_bounds__'s second argument). With 1, ptxas
+// may give a thread up to 255 registers and one CTA fills an SM's registers; with 2, two small-stage CTAs share an SM,
+// so that a split-K launch's 1 x 1 x S clusters are resident at once where one CTA an SM holds too few of them.
 template <int BM, int BN, int STAGES, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1, bool FA = false,
-          int MC = 0, bool TAIL = false>
+          int MC = 0, bool TAIL = false, int MINB = 1>
 struct WgCfg {
-  static constexpr int kBM = BM, kBN = BN, kStages = STAGES, kKGroups = KG;
+  static constexpr int kBM = BM, kBN = BN, kStages = STAGES, kKGroups = KG, kMinBlocks = MINB;
+  static_assert(MINB == 1 || (MINB == 2 && MC == 0 && !TAIL), "two CTAs an SM: grid kernel only");
   static constexpr bool kDoubleBuffer = DB;
   static constexpr bool kFastAccum = FA;
   static constexpr bool kBlockScales = SC == Scaling::Block128;
@@ -73,8 +77,13 @@ struct WgCfg {
   // Register split after setmaxnreg: the producer keeps few, the consumers get the rest, within the registers the CTA
   // got at launch (gpu::sm90::register_split_fits).
   static constexpr int kProducerRegs = 40;
-  static constexpr int kConsumerRegs = KG == 1 ? (BM == 128 ? 232 : 240) : kConsumers == 2 ? 232 : 104;
-  static_assert(gpu::sm90::register_split_fits(kThreads, 1, kProducerRegs, kConsumers, kConsumerRegs),
+  // Two CTAs an SM: what the launch gives a thread (launch_regs) plus the producer's hand-back, shared by the consumers.
+  static constexpr int kConsumerRegs =
+      MINB == 2 ? ((gpu::sm90::launch_regs(kThreads, 2) * (kConsumers + 1) - kProducerRegs) / kConsumers) & ~7
+      : KG == 1 ? (BM == 128 ? 232 : 240)
+      : kConsumers == 2 ? 232
+                        : 104;
+  static_assert(gpu::sm90::register_split_fits(kThreads, MINB, kProducerRegs, kConsumers, kConsumerRegs),
                 "register split exceeds the CTA's registers at launch");
   static_assert(KG == 1 || KG == 2 || KG == 4, "one, two or four k-groups");
   static_assert(kConsumers <= 4, "at most four consumer warpgroups (named barriers 2..5, registers)");
@@ -325,7 +334,7 @@ __device__ __forceinline__ void store_staged_rows(const uint8_t* stage, int pitc
 }
 
 template <class C>
-__global__ void __launch_bounds__(C::kThreads, 1)
+__global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     wgmma_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_w,
                  const WgArgs a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
