@@ -372,7 +372,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     if constexpr (!C::kBlockScales)
       if (tid / 32 == C::kConsumers * 4 + 1) prefetch_outer_scales(a, m0, BM, n0, BN, tid & 31);
     // Split-K: the cluster barriers of the reduction count every thread of the cluster's CTAs.
-    if (a.S > 1) cluster_splitk_reduce<BM, BN, kRedPitch<BN>, 1>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
+    if (a.S > 1) cluster_splitk_reduce<BM, BN, kRedPitch<BN>, 1, false, true>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
     return;
   }
   setmaxnreg_inc<C::kConsumerRegs>();
@@ -427,7 +427,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     if (kg > 0) park_rows<BN, P>(park + (kg - 1) * kPlane, acc, lr0, lane);
     gpu::sm90::named_barrier_sync(C::kKSumBarrier, C::kConsumers * 128);
     if (kg > 0) {
-      if (a.S > 1) cluster_splitk_reduce<BM, BN, P, 1>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
+      if (a.S > 1) cluster_splitk_reduce<BM, BN, P, 1, false, true>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
       return;
     }
 #pragma unroll
@@ -445,7 +445,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     float* red = reinterpret_cast<float*>(smem);
     constexpr int P = kRedPitch<BN>;
     park_rows<BN, P>(red, acc, lr0, lane);
-    cluster_splitk_reduce<BM, BN, P, 1>(red, true, tid, C::kRowGroups * 128, a.S, m0, n0, a.M, a.N, a.y);
+    cluster_splitk_reduce<BM, BN, P, 1, false, true>(red, true, tid, C::kRowGroups * 128, a.S, m0, n0, a.M, a.N, a.y);
     return;
   }
 
