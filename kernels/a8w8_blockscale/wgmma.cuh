@@ -372,7 +372,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     if constexpr (!C::kBlockScales)
       if (tid / 32 == C::kConsumers * 4 + 1) prefetch_outer_scales(a, m0, BM, n0, BN, tid & 31);
     // Split-K: the cluster barriers of the reduction count every thread of the cluster's CTAs.
-    if (a.S > 1) cluster_splitk_reduce<BM, BN, kRedPitch<BN>, 1, false, true>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
+    if (a.S > 1)
+      cluster_splitk_reduce<BM, BN, kRedPitch<BN>, 1, false, true>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
     return;
   }
   setmaxnreg_inc<C::kConsumerRegs>();
