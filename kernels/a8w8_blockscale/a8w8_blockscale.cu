@@ -103,6 +103,12 @@ const char* why_not(const InstanceParams& p, int M, int N, int K, int sm) {
   if (fast && p.scaling == Scaling::Block128)
     return "fast accumulation has no per-block partial to scale: per-token tables only";
   if (hopper_path && sm != 90) return "wgmma/TMA path is built for sm_90a only";
+  const bool grid_wgmma =
+      p.variant == Variant::Wgmma || p.variant == Variant::WgmmaDb || p.variant == Variant::WgmmaK ||
+      p.variant == Variant::WgmmaFast;
+  if (grid_wgmma && p.split_k > 1 && p.tile_m % (16 * p.split_k) != 0)
+    return "the wgmma split-K gives each CTA of its cluster whole 16-row warp blocks of the tile: tile_m must be a "
+           "multiple of 16 x split_k";
   if (p.variant == Variant::WgmmaSwap) {
     // Any token tile that holds M: a row tuned at M = 16 also serves M = 2 through the padded-M lookup.
     if (M > p.tile_m) return "the swapped-operand decode kernel's token tile is smaller than M (it takes M <= 32)";

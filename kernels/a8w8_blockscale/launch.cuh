@@ -381,7 +381,9 @@ using Entry = TableEntry<InstanceParams, LaunchFn>;
 // tiles, four stages, the grid kernel compiled for two CTAs an SM (WgCfg MINB = 2), so that all of a launch's 1 x 1 x 4
 // clusters are resident at once: at one CTA an SM about 30 clusters of 4 are, and N = 2112's 33 tiles ran in two waves
 // (st8_w8_sk4). 5-8% faster than the best other row at 64 x 2112 x 7168, 3-4% at 32 x 2112 x 7168; six stages, the
-// paired form and 1 x 1 x 3 clusters at one CTA an SM were no faster and were left out (docs/perf.md, 2026-12-01).
+// paired form and 1 x 1 x 3 clusters at one CTA an SM were no faster and were left out. Since the split-K reduction
+// by push (the same day) the k-group sk2 rows run 2-4% faster at N = 2112; the tune still takes this row at
+// 100 x 576 x 7168 (docs/perf.md, 2026-12-01).
 #define CKTUNE_WGMMA_2CTA_ROWS CKTUNE_WGMMA_2CTA(64, 64, 4, 4)
 
 // Decode on the CUDA cores at M = 1 (the row-major tables, appended 2026-11-29; int8 takes the exact-sum rows only):

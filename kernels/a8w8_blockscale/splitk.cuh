@@ -8,7 +8,6 @@
 // - Workspace (portable): every CTA stores its fp32 partial, the last one to arrive (atomic tile
 //   counter) sums the S partials in the order z = 0..S-1, writes bf16 and resets the counter.
 #include <cstdint>
-#include <type_traits>
 
 #include "../common/compat.hpp"
 #include "../common/memory.hpp"
@@ -52,59 +51,6 @@ __device__ __forceinline__ void splitk_finish(ForEach&& for_each, float* partial
 }
 
 #if defined(CKTUNE_CUDA)
-// cluster_splitk_reduce's kPieces form (below): pieces of G = 1 or 4 neighbouring columns of a parked row.
-template <int G, int BM, int BN, int kPitch, int kParts>
-__device__ __forceinline__ void splitk_reduce_pieces(const cooperative_groups::cluster_group& cluster, const float* red,
-                                                     int idx, int nthreads, int S, int m0, int n0, int M, int N,
-                                                     uint16_t* y) {
-  using Piece = std::conditional_t<G == 4, float4, float>;
-  // CTAs whose pieces are in flight at once: a whole cluster of the wgmma kernel (8), or one CTA's kParts planes.
-  constexpr int kBatch = kParts > 1 ? 1 : 8;
-  constexpr int V = BM * BN / G;
-  constexpr int kPlane = BM * kPitch;
-  const int rank = static_cast<int>(cluster.block_rank());
-  const int v0 = rank * V / S, v1 = (rank + 1) * V / S;
-  for (int v = v0 + idx; v < v1; v += nthreads) {
-    const int r = v / (BN / G), c = G * (v % (BN / G));
-    const int off = r * kPitch + c;
-    float sum[G] = {};
-    for (int q0 = 0; q0 < S; q0 += kBatch) {
-      Piece part[kBatch][kParts];
-#pragma unroll
-      for (int b = 0; b < kBatch; ++b)
-        if (q0 + b < S) {
-          const float* rq = cluster.map_shared_rank(red, q0 + b);
-#pragma unroll
-          for (int k = 0; k < kParts; ++k) part[b][k] = *reinterpret_cast<const Piece*>(rq + k * kPlane + off);
-        }
-#pragma unroll
-      for (int b = 0; b < kBatch; ++b)
-        if (q0 + b < S) {
-#pragma unroll
-          for (int k = 0; k < kParts; ++k) {
-            if constexpr (G == 4) {
-              sum[0] += part[b][k].x, sum[1] += part[b][k].y, sum[2] += part[b][k].z, sum[3] += part[b][k].w;
-            } else {
-              sum[0] += part[b][k];
-            }
-          }
-        }
-    }
-    const int m = m0 + r, n = n0 + c;
-    if (m >= M) continue;
-    uint16_t* dst = y + static_cast<size_t>(m) * N + n;
-    if constexpr (G == 4) {
-      if (N % 4 == 0 && n + 3 < N) {
-        *reinterpret_cast<uint2*>(dst) = uint2{gpu::pack_bf16x2(sum[0], sum[1]), gpu::pack_bf16x2(sum[2], sum[3])};
-        continue;
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < G; ++j)
-      if (n + j < N) dst[j] = gpu::f32_to_bf16_bits(sum[j]);
-  }
-}
-
 // Cluster split-K, after every CTA of the 1 x 1 x S cluster has parked its partial tile in its own
 // shared memory `red` as kParts planes of BM x BN floats, rows kPitch floats apart (kParts > 1: warps
 // that split a stage's K steps). Every thread of every CTA calls this (it holds two cluster barriers);
@@ -113,13 +59,7 @@ __device__ __forceinline__ void splitk_reduce_pieces(const cooperative_groups::c
 // threads, and writes bf16; the second barrier keeps every CTA's shared memory alive until read.
 // kTransposed: the parked tile is Y^T (BM rows of W by BN tokens, the swapped-operand kernel): element
 // (r, c) goes to y[m0 + c, n0 + r], walked so that neighbouring threads write neighbouring columns of y.
-// kPieces (the wgmma grid kernel, not transposed): the same sums, term by term, read in pieces of G neighbouring
-// columns of a parked row (G = 4, 16 bytes, where a rank's share gives every active thread at least one piece, else
-// G = 1), rank r taking pieces [r*V/S, (r+1)*V/S) of the V = BM*BN/G, with a piece's loads from up to eight CTAs
-// issued before its sums. One element and one distributed-shared-memory round trip after another took ~3.5 us of the
-// ~10 us of a 64 x 64 tile split over four CTAs (per-CTA stamps, docs/perf.md 2026-12-01); the warp-MMA, register-fed
-// and swapped-operand kernels ran no faster with it (their winning rows 1-12% slower) and keep the element form.
-template <int BM, int BN, int kPitch, int kParts, bool kTransposed = false, bool kPieces = false>
+template <int BM, int BN, int kPitch, int kParts, bool kTransposed = false>
 __device__ __forceinline__ void cluster_splitk_reduce(const float* red, bool active, int idx, int nthreads, int S,
                                                       int m0, int n0, int M, int N, uint16_t* y) {
   namespace cg = cooperative_groups;
@@ -127,16 +67,7 @@ __device__ __forceinline__ void cluster_splitk_reduce(const float* red, bool act
   // A launch without a split (S == 1) is a cluster of one CTA: a CTA barrier does.
   auto sync = [&] { S > 1 ? cluster.sync() : __syncthreads(); };
   sync();
-  if constexpr (kPieces) {
-    static_assert(!kTransposed && BN % 4 == 0 && kPitch % 4 == 0,
-                  "four neighbouring columns of a parked row (not transposed) are one 16-byte piece");
-    if (active) {
-      if (BM * BN / 4 / S >= nthreads)
-        splitk_reduce_pieces<4, BM, BN, kPitch, kParts>(cluster, red, idx, nthreads, S, m0, n0, M, N, y);
-      else
-        splitk_reduce_pieces<1, BM, BN, kPitch, kParts>(cluster, red, idx, nthreads, S, m0, n0, M, N, y);
-    }
-  } else if (active) {
+  if (active) {
     constexpr int E = BM * BN;
     constexpr int kPlane = BM * kPitch;
     const int rank = static_cast<int>(cluster.block_rank());

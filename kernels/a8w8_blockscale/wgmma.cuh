@@ -36,6 +36,11 @@ namespace cktune::kernels::a8w8_blockscale::detail {
 // the banks.
 template <int BN>
 constexpr int kRedPitch = BN + 8;
+// Split-K in the grid kernel: the receive area a CTA of a 1 x 1 x S cluster needs for the other S - 1 CTAs' parts of
+// the BM / S rows it owns (fp32), after a 16-byte slot for its receive mbarrier; 0 without a split.
+__host__ __device__ constexpr int split_recv_bytes(int bm, int bn, int s) {
+  return s > 1 ? 16 + (s - 1) * (bm / s) * bn * 4 : 0;
+}
 
 // KG: consumer warpgroups per 64 rows. KG > 1 gives each 64-row band KG warpgroups that take the
 // k-blocks in turn (k-block i goes to k-group i % KG), each with its own accumulator, summed once before
@@ -345,6 +350,9 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   uint8_t* epi = smem + ST * C::kStageBytes;
   uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytes);
   uint64_t* empty = full + ST;
+  // Split-K: this CTA's receive mbarrier and area (split_recv_bytes; the launch adds them to the shared memory).
+  uint64_t* recv_bar = empty + ST;
+  float* recv = reinterpret_cast<float*>(recv_bar + 2);
 
   const int tid = threadIdx.x;
   const int wg = warp_uniform(tid / 128);  // warpgroup; the last one is the producer
@@ -355,8 +363,14 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   const int kb_begin = (z * KB) / a.S;
   const int nkb = ((z + 1) * KB) / a.S - kb_begin;
 
-  if (tid == 0) init_ring(full, empty, ST, C::kRowGroups * 4);  // one arrival per warp of the stage's k-group
+  if (tid == 0) {
+    if (a.S > 1) mbar_init(recv_bar, 1);                  // one arrival: the owner's expect_tx
+    init_ring(full, empty, ST, C::kRowGroups * 4);  // one arrival per warp of the stage's k-group
+  }
   __syncthreads();
+  // Split-K: the cluster barrier that publishes every CTA's receive mbarrier, arrived at now and waited for just
+  // before the first push (or the exit), so that nothing waits for it on the way in.
+  if (a.S > 1) cluster_arrive_relaxed();
 
   if (wg == C::kConsumers) {
     // Producer warpgroup: gives registers back to the consumers; one thread streams the stages.
@@ -371,9 +385,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     }
     if constexpr (!C::kBlockScales)
       if (tid / 32 == C::kConsumers * 4 + 1) prefetch_outer_scales(a, m0, BM, n0, BN, tid & 31);
-    // Split-K: the cluster barriers of the reduction count every thread of the cluster's CTAs.
-    if (a.S > 1)
-      cluster_splitk_reduce<BM, BN, kRedPitch<BN>, 1, false, true>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
+    // Split-K: every thread of the cluster's CTAs completes the cluster barrier arrived at above.
+    if (a.S > 1) cluster_wait();
     return;
   }
   setmaxnreg_inc<C::kConsumerRegs>();
@@ -428,7 +441,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     if (kg > 0) park_rows<BN, P>(park + (kg - 1) * kPlane, acc, lr0, lane);
     gpu::sm90::named_barrier_sync(C::kKSumBarrier, C::kConsumers * 128);
     if (kg > 0) {
-      if (a.S > 1) cluster_splitk_reduce<BM, BN, P, 1, false, true>(nullptr, false, 0, 1, a.S, 0, 0, 0, 0, nullptr);
+      if (a.S > 1) cluster_wait();
       return;
     }
 #pragma unroll
@@ -438,15 +451,64 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   const int cb = n0 + (lane & 3) * 2;
   if constexpr (!C::kBlockScales) scale_outer<BN>(acc, a.x_scale, a.w_scale, row0, cb, a.M, a.N);
   if (a.S > 1) {
-    // Park this warpgroup's 64 rows of the fp32 partial over the stage buffers (every consumer is done
-    // reading them once all have passed barrier 1; the producer has no load in flight), then reduce
-    // across the cluster.
-    // (With k-groups only k-group 0 gets here; plane 0 is overwritten only by the thread that read each cell.)
+    // Split-K by push (with k-groups only k-group 0 gets here). The tile's rows are owned by the cluster's CTAs in
+    // blocks of BM / S (whole 16-row warp blocks: why_not), rank r the r-th. A warp whose 16 rows another CTA owns
+    // sends its fp32 part there with st.async (fragment order: the pair of floats i2 of lane l at i2 * 64 + 2 * l of
+    // its block), completing on that CTA's receive mbarrier, and is done. A warp whose rows this CTA owns parks its
+    // own part in the same order over the stages (free once every consumer has passed barrier 1: the producer has
+    // nothing in flight), waits for the other S - 1 parts, and adds the S parts in CTA order q = 0 .. S - 1 into its
+    // zeroed accumulator, as the reduction through distributed shared memory did (the same sums term by term), then
+    // stores. No barrier across the cluster after the k-loop: that form's two took ~1.25 us and its reads ~1.4 us of
+    // the ~2.75 us it spent on a 64 x 64 tile over four CTAs (per-CTA stamps, docs/perf.md 2026-12-01).
+    using namespace cktune::gpu::sm90;
     gpu::barrier_sync<1, C::kRowGroups * 128>();
-    float* red = reinterpret_cast<float*>(smem);
-    constexpr int P = kRedPitch<BN>;
-    park_rows<BN, P>(red, acc, lr0, lane);
-    cluster_splitk_reduce<BM, BN, P, 1, false, true>(red, true, tid, C::kRowGroups * 128, a.S, m0, n0, a.M, a.N, a.y);
+    const int S = a.S, rank = static_cast<int>(cluster_ctarank());
+    const int rows = BM / S, wb = rows / 16;         // rows a CTA owns; warp blocks in them
+    const int w = lr0 >> 4, owner = w / wb, wl = w - owner * wb;
+    constexpr int kBlock = 16 * BN;                  // floats of a warp block
+    cluster_wait();                                  // every CTA's receive mbarrier is initialised
+    if (owner != rank) {
+      const int slot = rank < owner ? rank : rank - 1;  // this CTA's slot in the owner's area
+      const uint32_t dst = cluster_map_smem(smem_u32(recv + (slot * wb + wl) * kBlock + 2 * lane), owner);
+      const uint32_t bar = cluster_map_smem(smem_u32(recv_bar), owner);
+#pragma unroll
+      for (int i2 = 0; i2 < BN / 4; ++i2) st_async_f32x2(dst + i2 * 64 * 4, acc[2 * i2], acc[2 * i2 + 1], bar);
+      return;
+    }
+    float* own = reinterpret_cast<float*>(smem) + wl * kBlock + 2 * lane;
+#pragma unroll
+    for (int i2 = 0; i2 < BN / 4; ++i2)
+      *reinterpret_cast<float2*>(own + i2 * 64) = make_float2(acc[2 * i2], acc[2 * i2 + 1]);
+    if (wl == 0 && lane == 0) mbar_expect_tx(recv_bar, static_cast<uint32_t>((S - 1) * rows * BN * 4));
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
+    mbar_wait(recv_bar, 0);
+    for (int q = 0; q < S; ++q) {
+      const float* src = q == rank ? own : recv + ((q < rank ? q : q - 1) * wb + wl) * kBlock + 2 * lane;
+#pragma unroll
+      for (int i2 = 0; i2 < BN / 4; ++i2) {
+        const float2 v = *reinterpret_cast<const float2*>(src + i2 * 64);
+        acc[2 * i2] += v.x, acc[2 * i2 + 1] += v.y;
+      }
+    }
+    // Rows lr0 and lr0 + 8, columns cb + 8j and cb + 8j + 1 (the fragment's); cells past M or N are dropped.
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int m = row0 + 8 * h;
+      if (m >= a.M) continue;
+#pragma unroll
+      for (int j = 0; j < BN / 8; ++j) {
+        const int n = cb + j * 8;
+        uint16_t* dst = a.y + static_cast<size_t>(m) * a.N + n;
+        const float lo = acc[j * 4 + 2 * h], hi = acc[j * 4 + 2 * h + 1];
+        if (n + 1 < a.N && a.N % 2 == 0) {
+          *reinterpret_cast<uint32_t*>(dst) = gpu::pack_bf16x2(lo, hi);
+        } else {
+          if (n < a.N) dst[0] = gpu::f32_to_bf16_bits(lo);
+          if (n + 1 < a.N) dst[1] = gpu::f32_to_bf16_bits(hi);
+        }
+      }
+    }
     return;
   }
 
@@ -743,14 +805,16 @@ gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream 
   static std::atomic<int> smem_set{0};
   static_assert(C::kSmemBytes <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit (grid kernel)");
   auto kernel = wgmma_kernel<C>;
-  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytes, smem_set); e != gpu::kSuccess) return e;
+  const int smem = C::kSmemBytes + split_recv_bytes(C::kBM, C::kBN, p.split_k);
+  if (smem > 227 * 1024) return gpu::kErrorInvalidValue;  // why_not refuses it first
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, smem, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mx, mw;
   if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_w_map<C>(&mw, a))
     return gpu::kErrorInvalidValue;
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, p.split_k};
   const dim3 grid((a.N + C::kBN - 1) / C::kBN, (a.M + C::kBM - 1) / C::kBM, p.split_k);
   // Split-K: the S CTAs of a tile are one 1 x 1 x S cluster (no cluster attribute when S = 1).
-  return gpu::launch(kernel, grid, dim3(C::kThreads), C::kSmemBytes, stream,
+  return gpu::launch(kernel, grid, dim3(C::kThreads), smem, stream,
                      gpu::LaunchOpts{dim3(1, 1, static_cast<unsigned>(p.split_k)), false}, mx, mw, w);
 }
 #endif

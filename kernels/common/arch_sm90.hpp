@@ -138,6 +138,20 @@ __device__ __forceinline__ uint32_t cluster_map_smem(uint32_t saddr, uint32_t ra
 __device__ __forceinline__ void mbar_arrive_cluster(uint32_t cluster_addr) {
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_addr) : "memory");
 }
+// The two halves of a cluster barrier, for a barrier taken early and waited for late: every thread of every CTA
+// arrives once (relaxed: after fence_barrier_init it publishes the mbarriers' initialisation, nothing else) and
+// waits before it first touches another CTA's shared memory, or before it exits. Each warp must reach them whole.
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory"); }
+// Two floats into another CTA's shared memory (`dst`, a shared::cluster address), their 8 bytes completing as
+// transaction bytes on that CTA's mbarrier (`bar`, its shared::cluster address).
+__device__ __forceinline__ void st_async_f32x2(uint32_t dst, float a, float b, uint32_t bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];\n" ::"r"(dst),
+               "f"(a), "f"(b), "r"(bar)
+               : "memory");
+}
 // Every thread of every CTA in the cluster arrives, then waits for all the others (release / acquire at
 // cluster scope). Each warp must reach it whole.
 __device__ __forceinline__ void cluster_sync_all() {
