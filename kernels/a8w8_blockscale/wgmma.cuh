@@ -364,7 +364,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   const int nkb = ((z + 1) * KB) / a.S - kb_begin;
 
   if (tid == 0) {
-    if (a.S > 1) mbar_init(recv_bar, 1);                  // one arrival: the owner's expect_tx
+    if (a.S > 1) mbar_init(recv_bar, 1);            // one arrival: the owner's expect_tx
     init_ring(full, empty, ST, C::kRowGroups * 4);  // one arrival per warp of the stage's k-group
   }
   __syncthreads();
@@ -460,7 +460,6 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     // zeroed accumulator, as the reduction through distributed shared memory did (the same sums term by term), then
     // stores. No barrier across the cluster after the k-loop: that form's two took ~1.25 us and its reads ~1.4 us of
     // the ~2.75 us it spent on a 64 x 64 tile over four CTAs (per-CTA stamps, docs/perf.md 2026-12-01).
-    using namespace cktune::gpu::sm90;
     gpu::barrier_sync<1, C::kRowGroups * 128>();
     const int S = a.S, rank = static_cast<int>(cluster_ctarank());
     const int rows = BM / S, wb = rows / 16;         // rows a CTA owns; warp blocks in them
