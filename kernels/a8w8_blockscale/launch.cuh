@@ -22,7 +22,7 @@ namespace cktune::kernels::a8w8_blockscale {
 // HIP build: the wgmma configurations exist only as names (see why_not()).
 namespace detail {
 template <int BM, int BN, int ST, bool DB = false, Scaling SC = Scaling::Block128, int KG = 1, bool FA = false,
-          int MC = 0, bool TAIL = false>
+          int MC = 0, bool TAIL = false, int MINB = 1>
 struct WgCfg {
   static constexpr int kWarps = ((BM / 64) * KG + 1) * 4;  // as wgmma.cuh's, so names match across builds
 };
