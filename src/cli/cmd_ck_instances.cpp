@@ -25,7 +25,7 @@ void register_ck_instances(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "ck-instances", "List the AITER CK / CK-tile instances tuned tables use, and those AITER builds but they never use");
   cmd->add_option("tables", o->inputs, "Tuned AITER tables (never modified)")->required();
-  cmd->add_option("--family", o->family, "Family of inputs whose header and file name leave it open");
+  cmd->add_option("--family", o->family, "Family of inputs whose header, file name and tune provenance leave it open");
   cmd->add_flag("--json", o->json, "JSON on stdout");
   cmd->callback([o] {
     std::optional<Family> family;

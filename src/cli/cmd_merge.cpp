@@ -14,6 +14,7 @@
 #include "cktune/core/log.hpp"
 #include "cktune/formats/csv.hpp"
 #include "cktune/formats/table.hpp"
+#include "cktune/formats/tuned_table.hpp"
 #include "cktune/merge/merge.hpp"
 #include "cli/app.hpp"
 
@@ -61,7 +62,12 @@ std::vector<Table> load(const MergeCliOptions& o) {
   }
   std::vector<Table> tables;
   tables.reserve(o.inputs.size());
-  for (const auto& path : o.inputs) tables.push_back(read_table(path, family));
+  for (const auto& path : o.inputs) {
+    tables.push_back(read_table(path, family));
+    if (const TableLayout& l = tables.back().layout; l.family_from_provenance)
+      log().info("{}: family {} from {} (the header fits more than one family)", path, family_name(*l.family),
+                 provenance_path(path));
+  }
   return tables;
 }
 
@@ -134,7 +140,7 @@ void register_merge(CLI::App& app) {
   cmd->add_option("--max-moe-err", opts->max_moe_err_pct, "MoE err1/err2 limit in percent for --check")
       ->capture_default_str();
   cmd->add_option("--family", opts->family,
-                  "Family of inputs whose header and file name leave it open (e.g. a8w8_blockscale)");
+                  "Family of inputs whose header, file name and tune provenance leave it open (e.g. a8w8_blockscale)");
   cmd->callback([opts] { run_merge(*opts); });
 }
 

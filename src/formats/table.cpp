@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "cktune/core/error.hpp"
+#include "cktune/formats/tuned_table.hpp"
 
 namespace cktune {
 
@@ -315,7 +316,23 @@ Table make_table(CsvTable csv, std::optional<Family> override_family) {
 Table read_table(const std::string& path, std::optional<Family> override_family) {
   CsvOptions options;
   options.min_row_cells = 1;  // make_table decides which short rows are acceptable
-  return make_table(read_csv(path, options), override_family);
+  CsvTable csv = read_csv(path, options);
+  // A header that two families fit (a8w8_blockscale and its bpreshuffle twin share their columns), in a file whose
+  // name names neither (`tune -o out.csv`): the provenance sidecar that tune wrote beside the table names the family
+  // it tuned. It decides only among the families the header fits.
+  if (!override_family) {
+    const TableLayout layout = detect_layout(csv.header, csv.source, std::nullopt, csv.header_line);
+    if (layout.ambiguous()) {
+      const auto origin = read_table_origin(path);
+      if (origin && origin->family &&
+          std::find(layout.candidates.begin(), layout.candidates.end(), *origin->family) != layout.candidates.end()) {
+        Table t = make_table(std::move(csv), origin->family);
+        t.layout.family_from_provenance = true;
+        return t;
+      }
+    }
+  }
+  return make_table(std::move(csv), override_family);
 }
 
 }  // namespace cktune

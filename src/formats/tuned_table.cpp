@@ -167,6 +167,7 @@ std::optional<TableOrigin> read_table_origin(const std::string& table_path) {
     TableOrigin t;
     t.gfx = j.value("gfx", "");
     t.cu_num = j.value("cu_num", 0);
+    if (const std::string f = j.value("family", ""); !f.empty()) t.family = family_from_name(f);
     if (j.contains("devices") && j["devices"].is_array() && !j["devices"].empty()) {
       t.device = j["devices"][0].value("name", "");
       for (const auto& d : j["devices"])

@@ -86,6 +86,15 @@ if ls -A "$T" | grep -q '\.tmp'; then fail "temporary file left behind after mer
 grep -q "FAILED" "$T/check_out" || fail "--check summary: $(cat "$T/check_out")"
 "$BIN" merge --check "$T/merged.csv" --family a8w8_blockscale >/dev/null 2>&1
 [ $? -eq 0 ] || fail "--check of the merged table did not pass"
+# The blockscale header fits two families: without --family a file name that names neither is refused, unless
+# the provenance sidecar tune writes beside its tables names the family.
+cp "$T/merged.csv" "$T/out.csv"
+"$BIN" merge --check "$T/out.csv" >/dev/null 2>"$T/err_ambiguous"
+[ $? -ne 0 ] || fail "--check of an ambiguous table without a sidecar passed"
+grep -q "ambiguous_family" "$T/err_ambiguous" || fail "ambiguous table: $(cat "$T/err_ambiguous")"
+printf '{"gfx": "gfx942", "cu_num": 304, "family": "a8w8_blockscale"}\n' > "$T/out.csv.provenance.json"
+"$BIN" merge --check "$T/out.csv" >/dev/null 2>&1
+[ $? -eq 0 ] || fail "--check of a table whose sidecar names its family did not pass"
 "$BIN" merge --check --json "$A" "$B" >"$T/check.json" 2>/dev/null
 [ $? -eq 3 ] || fail "--check --json exit"
 if command -v jq >/dev/null 2>&1; then

@@ -25,6 +25,7 @@ struct TableLayout {
   bool has_cu_num = false;
   std::vector<std::string> missing;        // columns of the family's current schema absent from the header
   std::vector<std::string> extra;          // header columns not in the family's current schema (e.g. _tag)
+  bool family_from_provenance = false;     // read_table: the header was ambiguous, the tune's sidecar named it
 
   bool known() const { return family.has_value(); }
   bool ambiguous() const { return !family && candidates.size() > 1; }
@@ -71,7 +72,9 @@ struct Table {
 Table make_table(CsvTable csv, std::optional<Family> override_family = std::nullopt);
 
 // read_csv + make_table. Short rows are read as pandas does (missing trailing cells empty, listed in
-// csv.short_rows) as long as they hold every key cell and `us`; otherwise InputError "short row".
+// csv.short_rows) as long as they hold every key cell and `us`; otherwise InputError "short row". Without
+// `override_family`, a header that several families fit takes the family of the provenance sidecar that `tune`
+// wrote beside the file (PATH.provenance.json), when it is one of them (layout.family_from_provenance).
 Table read_table(const std::string& path, std::optional<Family> override_family = std::nullopt);
 
 // Canonical form of one key cell; nullopt when invalid for its type.

@@ -46,6 +46,7 @@ struct TableOrigin {
   int cu_num = 0;
   std::string device;
   std::vector<std::string> uuids;  // the boards the tune ran on (the devices' UUIDs; empty when not recorded)
+  std::optional<Family> family;    // the family the tune tuned (nullopt: not recorded, or not a known name)
 
   // Whether a device of the same gfx and cu_num, whose board is `uuid`, is another board than the tune's: both
   // sides record a board and it is not one of the tune's. Boards of one model time the same kernels a few percent

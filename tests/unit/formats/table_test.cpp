@@ -9,6 +9,7 @@
 
 #include "cktune/core/error.hpp"
 #include "cktune/core/io.hpp"
+#include "cktune/formats/tuned_table.hpp"
 
 namespace cktune {
 namespace {
@@ -167,6 +168,36 @@ TEST(Table, FamilyFromHeaderAloneAndFromTheFileName) {
   EXPECT_EQ(moe_named_gemm.name_hint, Family::A8W8);
   EXPECT_EQ(moe_named_gemm.hint_missing, (std::vector<std::string>{"M", "N", "K"}));
   EXPECT_THROW(detect_layout(header("a8w8", true), "x.csv", Family::Moe2Stages), InputError);
+}
+
+// A table tune wrote as `-o out.csv` has the blockscale header that its bpreshuffle twin shares: the provenance
+// sidecar beside it names the family, and read_table takes it when the header fits it.
+TEST(Table, TheTunesProvenanceNamesTheFamilyOfAnAmbiguousTable) {
+  const fs::path dir = fs::temp_directory_path() / "cktune_table_provenance_family_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string table = (dir / "out.csv").string();
+  write_file_atomic(table,
+                    "gfx,cu_num,M,N,K,libtype,kernelId,splitK,us,kernelName,tflops,bw,errRatio\n"
+                    "sm_90,132,3,2112,7168,cktune,71,1,10.272,mmad_m8_n16_k128_st8_w8_sk1,8.84,1477.12,0.0\n");
+  EXPECT_TRUE(read_table(table).layout.ambiguous()) << "no sidecar: the header alone leaves it open";
+
+  write_file_atomic(provenance_path(table), R"({"gfx": "sm_90", "cu_num": 132, "family": "a8w8_blockscale"})");
+  Table t = read_table(table);
+  EXPECT_EQ(t.layout.family, Family::A8W8Blockscale);
+  EXPECT_TRUE(t.layout.family_from_provenance);
+  EXPECT_EQ(t.keys.size(), 1u);
+  // --family still decides over the sidecar.
+  t = read_table(table, Family::A8W8BlockscaleBpreshuffle);
+  EXPECT_EQ(t.layout.family, Family::A8W8BlockscaleBpreshuffle);
+  EXPECT_FALSE(t.layout.family_from_provenance);
+
+  // A sidecar naming a family the header does not fit, or no known family, leaves the table ambiguous.
+  write_file_atomic(provenance_path(table), R"({"gfx": "sm_90", "cu_num": 132, "family": "moe_2stages"})");
+  EXPECT_TRUE(read_table(table).layout.ambiguous());
+  write_file_atomic(provenance_path(table), R"({"gfx": "sm_90", "cu_num": 132, "family": "no_such_family"})");
+  EXPECT_TRUE(read_table(table).layout.ambiguous());
+  fs::remove_all(dir);
 }
 
 TEST(Table, NameHintWinsWhenItFitsDespiteAnExtraColumn) {
