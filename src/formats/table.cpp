@@ -316,23 +316,19 @@ Table make_table(CsvTable csv, std::optional<Family> override_family) {
 Table read_table(const std::string& path, std::optional<Family> override_family) {
   CsvOptions options;
   options.min_row_cells = 1;  // make_table decides which short rows are acceptable
-  CsvTable csv = read_csv(path, options);
+  Table t = make_table(read_csv(path, options), override_family);
   // A header that two families fit (a8w8_blockscale and its bpreshuffle twin share their columns), in a file whose
   // name names neither (`tune -o out.csv`): the provenance sidecar that tune wrote beside the table names the family
   // it tuned. It decides only among the families the header fits.
-  if (!override_family) {
-    const TableLayout layout = detect_layout(csv.header, csv.source, std::nullopt, csv.header_line);
-    if (layout.ambiguous()) {
-      const auto origin = read_table_origin(path);
-      if (origin && origin->family &&
-          std::find(layout.candidates.begin(), layout.candidates.end(), *origin->family) != layout.candidates.end()) {
-        Table t = make_table(std::move(csv), origin->family);
-        t.layout.family_from_provenance = true;
-        return t;
-      }
+  if (t.layout.ambiguous()) {
+    const auto origin = read_table_origin(path);
+    const auto& fits = t.layout.candidates;
+    if (origin && origin->family && std::find(fits.begin(), fits.end(), *origin->family) != fits.end()) {
+      t = make_table(std::move(t.csv), origin->family);
+      t.layout.family_from_provenance = true;
     }
   }
-  return make_table(std::move(csv), override_family);
+  return t;
 }
 
 }  // namespace cktune
