@@ -1,4 +1,5 @@
 // cktune merge IN.csv [IN2.csv ...] -o OUT.csv   |   cktune merge --check IN.csv ...
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -16,7 +17,9 @@
 #include "cktune/formats/table.hpp"
 #include "cktune/formats/tuned_table.hpp"
 #include "cktune/merge/merge.hpp"
+#include "cktune/results/results.hpp"
 #include "cli/app.hpp"
+#include "cli/common.hpp"
 
 namespace cktune::cli {
 
@@ -79,6 +82,46 @@ void log_report(const MergeReport& report) {
   }
 }
 
+// The inputs' provenance sidecars as they are (null where an input has none; an unreadable one is a warning).
+std::vector<nlohmann::json> input_provenance(const std::vector<Table>& tables) {
+  std::vector<nlohmann::json> out;
+  for (const auto& t : tables) {
+    const std::string p = provenance_path(t.source());
+    nlohmann::json j;
+    if (t.source() != "-" && file_exists(p)) {
+      try {
+        j = nlohmann::json::parse(read_input(p));
+      } catch (const std::exception& e) {
+        log().warn("{}: not valid JSON, left out of the merged table's provenance ({})", p, e.what());
+        j = nullptr;
+      }
+    }
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+// OUT.provenance.json: replaces whatever sidecar an earlier table at OUT left, so that it never describes another
+// table; records the family, so that the merged table reads back without --family whatever its name.
+void write_sidecar(const MergeCliOptions& o, const std::vector<Table>& tables, const MergeReport& report) {
+  MergedProvenanceContext ctx;
+  ctx.table = std::filesystem::absolute(o.output).string();
+  for (const auto& t : tables)
+    ctx.inputs.push_back(t.source() == "-" ? "-" : std::filesystem::absolute(t.source()).string());  // "-": stdin
+  ctx.command_line = command_line();
+  ctx.created = format_timestamp(std::chrono::system_clock::now());
+  ctx.version = CKTUNE_VERSION;
+  const std::string path = provenance_path(o.output);
+  try {
+    write_file_atomic(path, merged_provenance(report, input_provenance(tables), ctx).dump(2) + "\n");
+  } catch (const std::exception& e) {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);  // a stale sidecar would describe another table
+    throw Error(fmt::format("{} was written, but not its provenance {}: {}", o.output, path, e.what()),
+                "the table is complete; without the sidecar give --family when a later merge asks for it");
+  }
+}
+
 void run_merge(const MergeCliOptions& o) {
   validate(o);
   MergeOptions options;
@@ -115,8 +158,12 @@ void run_merge(const MergeCliOptions& o) {
   result.report.output = o.output;
   result.table.source = o.output;
   log_report(result.report);
-  if (o.output == "-") std::fputs(render_csv(result.table).c_str(), stdout);
-  else write_csv_atomic(result.table, o.output);
+  if (o.output == "-") {
+    std::fputs(render_csv(result.table).c_str(), stdout);
+  } else {
+    write_csv_atomic(result.table, o.output);
+    write_sidecar(o, tables, result.report);
+  }
   log().info("merged {} row(s) from {} file(s) into {} row(s) ({} duplicate key(s) resolved) -> {}",
              result.report.rows_in, tables.size(), result.report.rows_out, result.report.collisions.size(), o.output);
   if (o.json) std::fputs((report_json(result.report, false, o.strict).dump(2) + "\n").c_str(), stdout);

@@ -46,9 +46,9 @@ void register_report(CLI::App& app) {
                   "Where the tuned table without regressed rows goes (default: next to -o/--html, as "
                   "<tuned stem>.deploy.csv)");
   cmd->add_option("--provenance", o.provenance, "Provenance JSON (default: <tuned>.provenance.json when present)");
-  cmd->add_option("--profile", o.profile,
-                  "Tune's profile (-o2) of a fused-MoE table: its pipeline times, to compare bench with tune (default: "
-                  "the file the provenance names, when present)");
+  cmd->add_option("--profile", o.profiles,
+                  "Tune's profile (-o2) of a fused-MoE table: its pipeline times, to compare bench with tune; repeat it "
+                  "for a table merged from several tunes (default: the files the provenance names, when present)");
   cmd->add_option("-o,--output", o.markdown_path, "Write the Markdown here (default: stdout unless --html)");
   cmd->add_option("--html", o.html_path, "Also write a self-contained HTML page with charts");
   cmd->add_option("--metric", args->metric, "us (speedup = before/after) or tflops (after/before)")

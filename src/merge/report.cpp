@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
@@ -71,6 +73,49 @@ std::vector<std::pair<Severity, std::string>> report_lines(const MergeReport& re
   for (const auto& f : report.findings)
     lines.emplace_back(f.severity, fmt::format("{}{}: {}", place(f), finding_kind_name(f.kind), f.message));
   return lines;
+}
+
+nlohmann::json merged_provenance(const MergeReport& report, const std::vector<nlohmann::json>& input_provenance,
+                                 const MergedProvenanceContext& context) {
+  using nlohmann::json;
+  json j;
+  j["tool"] = "cktune";
+  j["cktune_version"] = context.version;
+  j["status"] = "merged";
+  j["created"] = context.created;
+  j["updated"] = context.created;
+  j["command_line"] = context.command_line;
+  j["family"] = report.family ? json(std::string(family_name(*report.family))) : json(nullptr);
+  j["kind"] = std::string(kind_name(report.kind));
+  j["table"] = context.table;
+  j["rows"] = report.rows_out;
+  j["duplicate_keys_resolved"] = report.collisions.size();
+  if (report.devices.size() == 1) {
+    j["gfx"] = report.devices.front().gfx;
+    j["cu_num"] = report.devices.front().cu_num;
+  }
+  json devices = json::array(), profiles = json::array(), inputs = json::array();
+  auto add_once = [](json& list, const json& v) {
+    if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
+  };
+  for (size_t i = 0; i < report.inputs.size(); ++i) {
+    const InputSummary& in = report.inputs[i];
+    const json prov = i < input_provenance.size() ? input_provenance[i] : json(nullptr);
+    if (prov.is_object()) {
+      if (auto d = prov.find("devices"); d != prov.end() && d->is_array())
+        for (const auto& dev : *d) add_once(devices, dev);
+      if (auto p = prov.find("profile"); p != prov.end() && p->is_string()) add_once(profiles, *p);
+      if (auto p = prov.find("profiles"); p != prov.end() && p->is_array())
+        for (const auto& q : *p)
+          if (q.is_string()) add_once(profiles, q);
+    }
+    inputs.push_back({{"table", i < context.inputs.size() ? context.inputs[i] : in.file}, {"family", in.family}, {"rows", in.rows}, {"provenance", prov}});
+  }
+  j["devices"] = devices;
+  if (profiles.size() == 1) j["profile"] = profiles.front();
+  if (!profiles.empty()) j["profiles"] = profiles;
+  j["inputs"] = inputs;
+  return j;
 }
 
 }  // namespace cktune

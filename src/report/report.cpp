@@ -187,7 +187,7 @@ void moe_times_from_profile(TunedTableInfo& info, const std::string& path) {
                      fmt::format("the profile is of family {}, the tuned table of {}", family_name(p.family),
                                  family_name(info.family)),
                      "pass the -o2 file of the tune that wrote the table");
-  info.profile = absolute(path);
+  info.profile += (info.profile.empty() ? "" : ", ") + absolute(path);
   for (const auto& row : p.rows) {
     if (row.role != ResultRole::Candidate || row.verdict != Verdict::Passed || !row.measured() ||
         row.reason.starts_with("screened out"))
@@ -199,13 +199,22 @@ void moe_times_from_profile(TunedTableInfo& info, const std::string& path) {
   }
 }
 
-// The profile for a fused-MoE table: --profile, else the one the provenance names, if it is still there.
-std::string find_profile(const ReportOptions& o, const nlohmann::json& provenance) {
-  if (!o.profile.empty()) return o.profile;
-  if (provenance.is_object())
-    if (auto it = provenance.find("profile"); it != provenance.end() && it->is_string() && file_exists(*it))
-      return it->get<std::string>();
-  return {};
+// The profiles for a fused-MoE table: --profile (repeatable), else those the provenance names that are still there:
+// "profile" as tune writes it, "profiles" as merge writes it for a table merged from several tunes.
+std::vector<std::string> find_profiles(const ReportOptions& o, const nlohmann::json& provenance) {
+  if (!o.profiles.empty()) return o.profiles;
+  std::vector<std::string> found;
+  auto take = [&](const nlohmann::json& v) {
+    if (v.is_string() && file_exists(v.get<std::string>()) &&
+        std::find(found.begin(), found.end(), v.get<std::string>()) == found.end())
+      found.push_back(v.get<std::string>());
+  };
+  if (provenance.is_object()) {
+    if (auto it = provenance.find("profile"); it != provenance.end()) take(*it);
+    if (auto it = provenance.find("profiles"); it != provenance.end() && it->is_array())
+      for (const auto& v : *it) take(v);
+  }
+  return found;
 }
 
 std::string stat(double v, size_t count) { return count ? format_speedup(v) : "-"; }
@@ -989,7 +998,7 @@ Report build_report(const ReportOptions& o) {
   }
   const bool moe = r.tuned && spec(r.tuned->family).is_moe;
   if (moe)
-    if (std::string p = find_profile(o, r.provenance); !p.empty()) moe_times_from_profile(*r.tuned, p);
+    for (const std::string& p : find_profiles(o, r.provenance)) moe_times_from_profile(*r.tuned, p);
   if (r.tuned && o.compare.role == ResultRole::Dispatch) {
     r.agreement = tune_bench_agreement(r.comparison, *r.tuned, r.vs_vendor ? &*r.vs_vendor : nullptr);
     r.agreement->needs_profile = moe && r.tuned->profile.empty();

@@ -95,6 +95,26 @@ grep -q "ambiguous_family" "$T/err_ambiguous" || fail "ambiguous table: $(cat "$
 printf '{"gfx": "gfx942", "cu_num": 304, "family": "a8w8_blockscale"}\n' > "$T/out.csv.provenance.json"
 "$BIN" merge --check "$T/out.csv" >/dev/null 2>&1
 [ $? -eq 0 ] || fail "--check of a table whose sidecar names its family did not pass"
+# A merge writes its output's own sidecar, replacing a stale one there: the family (so that a merged table reads
+# back without --family whatever its name), each input with the provenance it had, the inputs' devices and
+# profiles. `-o -` writes none.
+cp "$T/out.csv" "$T/part2.csv"
+printf '{"family": "a8w8_blockscale", "devices": [{"uuid": "GPU-b"}], "profile": "/p/two.csv"}\n' \
+  >"$T/part2.csv.provenance.json"
+printf '{"stale": true}\n' >"$T/combined.csv.provenance.json"
+"$BIN" merge "$T/out.csv" "$T/part2.csv" -o "$T/combined.csv" >/dev/null 2>"$T/err_combined"
+[ $? -eq 0 ] || fail "merge of two tables whose sidecars name the family: $(cat "$T/err_combined")"
+S="$T/combined.csv.provenance.json"
+grep -q '"status": "merged"' "$S" || fail "merged sidecar status: $(cat "$S")"
+grep -q '"family": "a8w8_blockscale"' "$S" || fail "merged sidecar family: $(cat "$S")"
+grep -q '"stale"' "$S" && fail "the stale sidecar at the output was not replaced"
+grep -q '"GPU-b"' "$S" || fail "merged sidecar devices: $(cat "$S")"
+grep -q '"profile": "/p/two.csv"' "$S" || fail "merged sidecar profile: $(cat "$S")"
+grep -q "\"table\": \"$T/part2.csv\"" "$S" || fail "merged sidecar inputs: $(cat "$S")"
+"$BIN" merge --check "$T/combined.csv" >/dev/null 2>&1
+[ $? -eq 0 ] || fail "--check of a merged table through its own sidecar did not pass"
+(cd "$T" && "$BIN" merge out.csv part2.csv -o - >/dev/null 2>&1) || fail "merge -o - exited $?"
+[ ! -e "$T/-.provenance.json" ] || fail "merge -o - wrote a sidecar"
 "$BIN" merge --check --json "$A" "$B" >"$T/check.json" 2>/dev/null
 [ $? -eq 3 ] || fail "--check --json exit"
 if command -v jq >/dev/null 2>&1; then

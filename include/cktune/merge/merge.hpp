@@ -125,4 +125,19 @@ MergeReport check_tables(const std::vector<Table>& inputs, const MergeOptions& o
 nlohmann::json report_json(const MergeReport& report, bool check, bool strict);
 std::vector<std::pair<Severity, std::string>> report_lines(const MergeReport& report);
 
+// The provenance sidecar of a merged table (OUT.provenance.json, docs/cli/merge.md): how it was made (`status`
+// "merged", the command line, the time), its family, and per input its file, rows and the provenance its own
+// sidecar held (null without one). From the inputs' sidecars it carries what later readers take from a tune's:
+// `devices` (their union), `gfx` / `cu_num` (when the merged rows are of one device), `profile` / `profiles` (the
+// fused-MoE profiles `report` reads pipeline times from). `input_provenance` is parallel to report.inputs.
+struct MergedProvenanceContext {
+  std::string table;                // the output, absolute
+  std::vector<std::string> inputs;  // the inputs, absolute, parallel to report.inputs
+  std::string command_line;
+  std::string created;              // timestamp
+  std::string version;              // cktune's
+};
+nlohmann::json merged_provenance(const MergeReport& report, const std::vector<nlohmann::json>& input_provenance,
+                                 const MergedProvenanceContext& context);
+
 }  // namespace cktune

@@ -24,8 +24,9 @@ struct ReportOptions {
                                    // the Markdown/HTML output, or none when the report goes to stdout)
   std::string tuned;               // the tuned CSV the after run used ("" = not given)
   std::string provenance;          // provenance JSON; "" = look for <tuned>.provenance.json
-  std::string profile;             // tune's profile (-o2) for its fused-MoE pipeline times; "" = the provenance's
-                                   // "profile" when that file exists
+  std::vector<std::string> profiles;  // tune's profiles (-o2) for its fused-MoE pipeline times, one a tune that wrote
+                                      // the table's rows (a merge of shards: several); empty = the provenance's
+                                      // "profile" / "profiles" that still exist
   std::string markdown_path;       // where the Markdown goes ("" = none)
   std::string html_path;           // where the HTML goes ("" = none)
   CompareOptions compare;
@@ -78,7 +79,7 @@ struct TunedTableInfo {
   // in tune's profile (`profile`, the profile row of the same machine), -1 without one: the row's `us` is us1 + us2
   // as AITER writes it, not the whole pipeline with the sorting that bench times.
   std::map<std::string, std::vector<TunedTime>> timed;
-  std::string profile;                 // fused MoE: the profile the times came from (absolute; "" = none)
+  std::string profile;                 // fused MoE: the profiles the times came from (absolute, ", "-separated; "" = none)
 
   // The row of `key` that a runtime on machine `m` loads (AITER keys rows by cu_num too); nullptr when the table
   // has none for that machine.

@@ -410,6 +410,47 @@ TEST(Merge, JsonReportIsComplete) {
   EXPECT_NE(lines[0].second.find("keeps a8w8_blockscale_tuned_gemm_b.csv:2"), std::string::npos) << lines[0].second;
 }
 
+// The merged table's sidecar: the family, each input with its own provenance (null without one), the union of the
+// inputs' devices and their profiles, and gfx / cu_num only when every merged row is of one device.
+TEST(Merge, ProvenanceOfAMergedTableCarriesTheInputs) {
+  std::vector<Table> in = {
+      table("a8w8_blockscale_tuned_gemm_1.csv", kBlockscaleHeader + bs_row(1, 128, 256, "5.0")),
+      table("a8w8_blockscale_tuned_gemm_2.csv", kBlockscaleHeader + bs_row(2, 128, 256, "4.0")),
+      table("a8w8_blockscale_tuned_gemm_3.csv", kBlockscaleHeader + bs_row(4, 128, 256, "4.0")),
+  };
+  MergeOptions o;
+  MergeResult m = merge_tables(in, o);
+  using nlohmann::json;
+  const json p1 = {{"family", "a8w8_blockscale"}, {"profile", "/t/p1.csv"}, {"devices", {{{"uuid", "GPU-a"}}}}};
+  const json p3 = {{"family", "a8w8_blockscale"},
+                   {"profiles", {"/t/p1.csv", "/t/p3.csv"}},
+                   {"devices", {{{"uuid", "GPU-a"}}, {{"uuid", "GPU-b"}}}}};
+  MergedProvenanceContext ctx{"/t/merged.csv", {"/t/shard_1.csv", "/t/shard_2.csv", "/t/shard_3.csv"}, "cktune merge",
+                              "2026-12-01T08:00:00Z", "0.1.0"};
+  json j = merged_provenance(m.report, {p1, nullptr, p3}, ctx);
+  EXPECT_EQ(j["status"], "merged");
+  EXPECT_EQ(j["family"], "a8w8_blockscale");
+  EXPECT_EQ(j["table"], "/t/merged.csv");
+  EXPECT_EQ(j["rows"], 3);
+  EXPECT_EQ(j["gfx"], "gfx942");
+  EXPECT_EQ(j["cu_num"], 304);
+  EXPECT_EQ(j["devices"], json({{{"uuid", "GPU-a"}}, {{"uuid", "GPU-b"}}}));
+  EXPECT_EQ(j["profiles"], json({"/t/p1.csv", "/t/p3.csv"}));
+  EXPECT_FALSE(j.contains("profile"));  // several: only the list
+  ASSERT_EQ(j["inputs"].size(), 3u);
+  EXPECT_EQ(j["inputs"][1]["table"], "/t/shard_2.csv");
+  EXPECT_TRUE(j["inputs"][1]["provenance"].is_null());
+  EXPECT_EQ(j["inputs"][2]["provenance"], p3);
+
+  // One profile is also written as tune writes it; rows of two devices leave gfx / cu_num out.
+  in[1] = table("a8w8_blockscale_tuned_gemm_2.csv", kBlockscaleHeader + bs_row(2, 128, 256, "4.0", "k", "0.0", "gfx942,80"));
+  m = merge_tables(in, o);
+  j = merged_provenance(m.report, {p1, nullptr, nullptr}, ctx);
+  EXPECT_EQ(j["profile"], "/t/p1.csv");
+  EXPECT_FALSE(j.contains("gfx"));
+  EXPECT_FALSE(j.contains("cu_num"));
+}
+
 TEST(Merge, RealAiterTablesMergeWithoutDuplicateKeys) {
   const std::string dir = std::string(CKTUNE_TEST_DATA) + "/aiter-configs";
   std::vector<Table> in = {read_table(dir + "/a8w8_blockscale_tuned_gemm.csv"),

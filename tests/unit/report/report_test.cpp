@@ -6,6 +6,7 @@
 #include <regex>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cktune/core/error.hpp"
 #include "cktune/core/io.hpp"
@@ -417,7 +418,7 @@ TEST(Report, MoeComparesBenchWithTheProfilesPipelineTimes) {
   EXPECT_EQ(bare.agreement->compared, 0u);
   EXPECT_NE(render_report_markdown(bare).find("Pass the tune's -o2 file with --profile"), std::string::npos);
 
-  o.profile = kResults + "moe_2stages_profile.csv";
+  o.profiles = {kResults + "moe_2stages_profile.csv"};
   Report r = build_report(o);
   ASSERT_TRUE(r.agreement);
   EXPECT_FALSE(r.agreement->needs_profile);
@@ -433,14 +434,49 @@ TEST(Report, MoeComparesBenchWithTheProfilesPipelineTimes) {
   // Found through the provenance, as tune records it; a profile of another family is refused.
   fs::path dir = fs::temp_directory_path() / "cktune_report_moe_profile_test";
   fs::create_directories(dir);
-  o.profile.clear();
+  o.profiles.clear();
   o.provenance = (dir / "p.json").string();
   write_file_atomic(o.provenance, fmt::format("{{\"profile\": \"{}\"}}", kResults + "moe_2stages_profile.csv"));
   Report via = build_report(o);
   ASSERT_TRUE(via.agreement);
   EXPECT_EQ(via.agreement->within, 7u);
-  o.profile = kResults + "a8w8_blockscale_after.csv";
+  o.profiles = {kResults + "a8w8_blockscale_after.csv"};
   EXPECT_THROW(build_report(o), InputError);
+
+  // A table merged from several tunes (shards): each key's time from the profile that holds it, given as repeated
+  // --profile or through the "profiles" of the sidecar merge writes.
+  const std::string text = read_input(kResults + "moe_2stages_profile.csv");
+  const size_t eol = text.find('\n');
+  const std::string header = text.substr(0, eol + 1);
+  std::string part[2] = {header, header};
+  size_t n = 0;
+  for (size_t at = eol + 1; at < text.size();) {
+    const size_t end = text.find('\n', at);
+    const std::string line = text.substr(at, end == std::string::npos ? std::string::npos : end - at + 1);
+    if (line.find(",3,7168,") != std::string::npos || line.find(",6144,7168,") != std::string::npos) part[0] += line;
+    else part[1] += line;
+    ++n;
+    at = end == std::string::npos ? text.size() : end + 1;
+  }
+  ASSERT_GT(n, 2u);
+  const std::string pa = (dir / "shard_1.profile.csv").string(), pb = (dir / "shard_2.profile.csv").string();
+  write_file_atomic(pa, part[0]);
+  write_file_atomic(pb, part[1]);
+  o.profiles = {pa};
+  Report one = build_report(o);
+  ASSERT_TRUE(one.agreement);
+  EXPECT_EQ(one.agreement->within, 2u);  // 3 and 6144 tokens only
+  o.profiles = {pa, pb};
+  Report both = build_report(o);
+  ASSERT_TRUE(both.agreement);
+  EXPECT_EQ(both.agreement->within, 7u);
+  EXPECT_NEAR(both.agreement->min, r.agreement->min, 1e-12);
+  o.profiles.clear();
+  write_file_atomic(o.provenance, nlohmann::json{{"status", "merged"}, {"profiles", {pa, pb}}}.dump());
+  Report merged = build_report(o);
+  ASSERT_TRUE(merged.agreement);
+  EXPECT_EQ(merged.agreement->within, 7u);
+  EXPECT_NE(merged.tuned->profile.find(", "), std::string::npos) << merged.tuned->profile;
   fs::remove_all(dir);
 }
 
