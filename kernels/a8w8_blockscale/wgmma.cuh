@@ -98,11 +98,18 @@ struct WgCfg {
   static constexpr int kABytes = BM * 128;
   static constexpr int kBBytes = BN * 128;
   static constexpr int kStageBytes = kABytes + kBBytes;
+  // Grid kernel, block scales, one k-block at a time (neither DB nor FA): each stage has a side area with its k-block's
+  // scales, BM rows of x_scale and the tile's w_scale, which a producer warp copies there (cp.async, arriving on the
+  // stage's full barrier) so that the consumers read them from shared memory. Scales loaded from global memory by the
+  // consumers held their wgmma: the rows ran 7-16% faster with no scale loads at all (docs/perf.md, 2026-12-01 08:40).
+  static constexpr bool kStagedScales = kBlockScales && !DB && !FA;
+  static constexpr int kSideFloats = kStagedScales ? (BM + 4) : 0;  // BM x scales, the w scale, padding to 16 bytes
+  static constexpr int kSideBytes = kSideFloats * 4;
   // Epilogue staging: bf16 tile with 16 bytes of padding per row (bank spread).
   static constexpr int kEpiPitch = BN * 2 + 16;
   static constexpr int kEpiBytes = BM * kEpiPitch;
   // Stages first (1024-byte aligned for the swizzle), epilogue tile, 2*STAGES mbarriers, slack.
-  static constexpr int kSmemBytes = STAGES * kStageBytes + kEpiBytes + 2 * STAGES * 8 + 1024;
+  static constexpr int kSmemBytes = STAGES * kStageBytes + kEpiBytes + STAGES * kSideBytes + 2 * STAGES * 8 + 1024;
   // The persistent kernel stages its output in unpadded 128-byte-swizzled boxes for TMA stores: BM x BN bf16,
   // which leaves room for a sixth 128 x 128 stage.
   static constexpr int kEpiBytesP = BM * BN * 2;
@@ -292,12 +299,14 @@ __device__ __forceinline__ void add_parked_rows(float (&acc)[BN / 2], const floa
 }
 
 // The stage ring every wgmma GEMM kernel runs: `full[s]` takes the producer's expect_tx arrival (and the
-// bytes), `empty[s]` one arrival a consumer warp that reads the stage. One thread initialises; the caller
+// bytes; full_arrivals - 1 more where producer threads also fill a side area by cp.async), `empty[s]` one arrival a
+// consumer warp that reads the stage. One thread initialises; the caller
 // syncs the CTA afterwards.
-__device__ __forceinline__ void init_ring(uint64_t* full, uint64_t* empty, int stages, int consumer_warps) {
+__device__ __forceinline__ void init_ring(uint64_t* full, uint64_t* empty, int stages, int consumer_warps,
+                                          int full_arrivals = 1) {
   using namespace cktune::gpu::sm90;
   for (int s = 0; s < stages; ++s) {
-    mbar_init(&full[s], 1);
+    mbar_init(&full[s], full_arrivals);
     mbar_init(&empty[s], consumer_warps);
   }
   fence_barrier_init();
@@ -348,7 +357,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = align_smem<1024>(smem_raw);
   uint8_t* epi = smem + ST * C::kStageBytes;
-  uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytes);
+  float* side = reinterpret_cast<float*>(epi + C::kEpiBytes);  // kStagedScales: each stage's scales
+  uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytes + ST * C::kSideBytes);
   uint64_t* empty = full + ST;
   // Split-K: this CTA's receive mbarrier and area (split_recv_bytes; the launch adds them to the shared memory).
   uint64_t* recv_bar = empty + ST;
@@ -365,7 +375,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 
   if (tid == 0) {
     if (a.S > 1) mbar_init(recv_bar, 1);            // one arrival: the owner's expect_tx
-    init_ring(full, empty, ST, C::kRowGroups * 4);  // one arrival per warp of the stage's k-group
+    // One arrival per warp of the stage's k-group; full: the TMA producer, and the scale warp's 32 threads.
+    init_ring(full, empty, ST, C::kRowGroups * 4, C::kStagedScales ? 33 : 1);
   }
   __syncthreads();
   // Split-K: the cluster barrier that publishes every CTA's receive mbarrier, arrived at now and waited for just
@@ -385,6 +396,25 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     }
     if constexpr (!C::kBlockScales)
       if (tid / 32 == C::kConsumers * 4 + 1) prefetch_outer_scales(a, m0, BM, n0, BN, tid & 31);
+    if constexpr (C::kStagedScales)
+      if (tid / 32 == C::kConsumers * 4 + 1) {
+        // The scale warp: k-block i's scales into stage i's side area once the consumers freed the stage (rows past
+        // M as zeros), each thread's copies completing as one arrival on the stage's full barrier.
+        const int lane = tid & 31;
+        const float* ws = a.w_scale + static_cast<size_t>(n0 / 128) * KB + kb_begin;
+        for (int i = 0; i < nkb; ++i) {
+          const int s = i % ST;
+          if (i >= ST) mbar_wait(&empty[s], ((i / ST) + 1) & 1);
+          const uint32_t dst = smem_u32(side + s * C::kSideFloats);
+#pragma unroll
+          for (int r = lane; r < BM; r += 32) {
+            const bool ok = m0 + r < a.M;
+            cp_async_4(dst + 4 * r, a.x_scale + static_cast<size_t>(ok ? m0 + r : 0) * KB + kb_begin + i, ok ? 4 : 0);
+          }
+          if (lane == 0) cp_async_4(dst + 4 * BM, ws + i, 4);
+          cp_async_mbar_arrive_noinc(&full[s]);
+        }
+      }
     // Split-K: every thread of the cluster's CTAs completes the cluster barrier arrived at above.
     if (a.S > 1) cluster_wait();
     return;
@@ -423,10 +453,19 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     ring.promote_in_turns(0, nkb, acc, ta, tb, scales);
   } else {
     for (int i = kg; i < nkb; i += C::kKGroups) {
-      const Scales sc = scales(i);
-      issue(i, ta);
-      wgmma_wait<0>();
-      promote(i, sc, ta);
+      if constexpr (C::kStagedScales) {
+        issue(i, ta);  // the stage is full: its side area holds the block's scales
+        const uint32_t sd = smem_u32(side + (i % ST) * C::kSideFloats);
+        const float w = ld_shared_f32(sd + 4 * BM);
+        const Scales sc{ld_shared_f32(sd + 4 * lr0) * w, ld_shared_f32(sd + 4 * (lr0 + 8)) * w};
+        wgmma_wait<0>();
+        promote(i, sc, ta);
+      } else {
+        const Scales sc = scales(i);
+        issue(i, ta);
+        wgmma_wait<0>();
+        promote(i, sc, ta);
+      }
     }
   }
 
