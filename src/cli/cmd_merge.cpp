@@ -86,17 +86,12 @@ void log_report(const MergeReport& report) {
 std::vector<nlohmann::json> input_provenance(const std::vector<Table>& tables) {
   std::vector<nlohmann::json> out;
   for (const auto& t : tables) {
-    const std::string p = provenance_path(t.source());
-    nlohmann::json j;
-    if (t.source() != "-" && file_exists(p)) {
-      try {
-        j = nlohmann::json::parse(read_input(p));
-      } catch (const std::exception& e) {
-        log().warn("{}: not valid JSON, left out of the merged table's provenance ({})", p, e.what());
-        j = nullptr;
-      }
+    try {
+      out.push_back(read_table_provenance(t.source()));
+    } catch (const std::exception& e) {
+      log().warn("{} (left out of the merged table's provenance)", e.what());
+      out.emplace_back(nullptr);
     }
-    out.push_back(std::move(j));
   }
   return out;
 }

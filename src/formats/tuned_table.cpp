@@ -159,11 +159,20 @@ bool TableOrigin::other_board(const std::string& gfx_here, int cu_num_here, cons
   return std::find(uuids.begin(), uuids.end(), uuid) == uuids.end();
 }
 
-std::optional<TableOrigin> read_table_origin(const std::string& table_path) {
-  std::string p = provenance_path(table_path);
-  if (!file_exists(p)) return std::nullopt;
+nlohmann::json read_table_provenance(const std::string& table_path) {
+  const std::string p = provenance_path(table_path);
+  if (table_path == "-" || !file_exists(p)) return nullptr;
   try {
-    auto j = nlohmann::json::parse(read_input(p));
+    return nlohmann::json::parse(read_input(p));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(p, 0, 0, fmt::format("not valid JSON: {}", e.what()), "remove it, or restore the one cktune wrote");
+  }
+}
+
+std::optional<TableOrigin> read_table_origin(const std::string& table_path) {
+  try {
+    const nlohmann::json j = read_table_provenance(table_path);
+    if (j.is_null()) return std::nullopt;
     TableOrigin t;
     t.gfx = j.value("gfx", "");
     t.cu_num = j.value("cu_num", 0);

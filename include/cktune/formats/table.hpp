@@ -73,8 +73,8 @@ Table make_table(CsvTable csv, std::optional<Family> override_family = std::null
 
 // read_csv + make_table. Short rows are read as pandas does (missing trailing cells empty, listed in
 // csv.short_rows) as long as they hold every key cell and `us`; otherwise InputError "short row". Without
-// `override_family`, a header that several families fit takes the family of the provenance sidecar that `tune`
-// wrote beside the file (PATH.provenance.json), when it is one of them (layout.family_from_provenance).
+// `override_family`, a header that several families fit takes the family of the provenance sidecar that `tune` or
+// `merge` wrote beside the file (PATH.provenance.json), when it is one of them (layout.family_from_provenance).
 Table read_table(const std::string& path, std::optional<Family> override_family = std::nullopt);
 
 // Canonical form of one key cell; nullopt when invalid for its type.

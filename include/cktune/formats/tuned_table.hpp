@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "cktune/formats/csv.hpp"
 #include "cktune/formats/family.hpp"
 #include "cktune/formats/problem.hpp"
@@ -53,6 +55,10 @@ struct TableOrigin {
   // apart (H200, docs/perf.md 2026-11-30 18:10: 6.5 us of 87 at 8 fused-MoE tokens), enough to change near-tie winners.
   bool other_board(const std::string& gfx_here, int cu_num_here, const std::string& uuid) const;
 };
-std::optional<TableOrigin> read_table_origin(const std::string& table_path);
+std::optional<TableOrigin> read_table_origin(const std::string& table_path);  // nullopt too for an unreadable sidecar
+
+// The provenance sidecar beside a table (PATH.provenance.json, written by tune or merge) as it is: null when there is
+// none (or the table is stdin, "-"); InputError naming the sidecar when it is not valid JSON.
+nlohmann::json read_table_provenance(const std::string& table_path);
 
 }  // namespace cktune

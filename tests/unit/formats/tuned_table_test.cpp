@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "cktune/core/error.hpp"
 #include "cktune/core/io.hpp"
 
 namespace cktune {
@@ -40,6 +43,20 @@ TEST(TableOrigin, ReadsTheDeviceAndEveryBoardOfTheTune) {
   ASSERT_TRUE(o);
   EXPECT_TRUE(o->uuids.empty());
   EXPECT_FALSE(o->other_board("sm_90", 132, "GPU-cccc"));
+
+  // The sidecar as it is (merge records its inputs'): null without one or for stdin; one that is not JSON is an
+  // InputError naming it for merge, and no origin for bench.
+  EXPECT_EQ(read_table_provenance(table)["devices"][0]["name"], "NVIDIA H200");
+  EXPECT_TRUE(read_table_provenance("-").is_null());
+  EXPECT_TRUE(read_table_provenance((dir / "none.csv").string()).is_null());
+  write_file_atomic(provenance_path(table), "{not json");
+  try {
+    read_table_provenance(table);
+    ADD_FAILURE() << "an invalid sidecar was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("provenance.json"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(read_table_origin(table));
   fs::remove_all(dir);
 }
 
