@@ -4,7 +4,8 @@
 #   git worktree add /tmp/wt_tsa HEAD && cd /tmp/wt_tsa && git apply <s52>/next_tma_scales_grid_and_persistent_prepared.diff
 #   in each, and in a worktree at HEAD: bash scripts/gpu_dev_build.sh, then
 #   xz -T2 -3 -c .carry/gemm_dev > /work/main/.carryz/dev/gemm_dev_{base,tsp,tsa}.xz
-# and carry .carryz/dev (docs/perf/data left out of the tree for the transfer). ABAB base/tsp/tsa on session 52's 14
+# and carry .carryz/dev (the rest of docs/perf/data moved aside for the transfer, but gemm_2026-12-01_s50/abab.py kept).
+# ABAB base/tsp/tsa on session 52's 14
 # shapes, every instance verified; then base/tsa once more on K = 1536 + 128 (KB % 4 != 0: the grid rows fall back to
 # the scale warp, the persistent TMA rows are refused by why_not) to check the fallback is base's speed.
 set -u
