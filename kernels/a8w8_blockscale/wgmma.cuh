@@ -42,6 +42,17 @@ __host__ __device__ constexpr int split_recv_bytes(int bm, int bn, int s) {
   return s > 1 ? 16 + (s - 1) * (bm / s) * bn * 4 : 0;
 }
 
+// The persistent kernel's shared memory for a BM x BN tile and ST stages: the stages (1024-byte aligned for the
+// swizzle), its output boxes, 2 * ST mbarriers, the split tail's two words, slack; and with block scales by TMA
+// (WgCfg::kTmaScalesP) a scale slot a stage, where one fits.
+constexpr int persistent_smem_bytes(int bm, int bn, int st) {
+  return st * (bm + bn) * 128 + bm * bn * 2 + 2 * st * 8 + 16 + 1024;
+}
+constexpr int persistent_scale_slot_bytes(int bm) { return bm * 16 + 128; }
+constexpr bool persistent_tma_scales(int bm, int bn, int st) {
+  return persistent_smem_bytes(bm, bn, st) + st * persistent_scale_slot_bytes(bm) <= 227 * 1024;
+}
+
 // KG: consumer warpgroups per 64 rows. KG > 1 gives each 64-row band KG warpgroups that take the
 // k-blocks in turn (k-block i goes to k-group i % KG), each with its own accumulator, summed once before
 // the epilogue: KG chains of dependent wgmma in flight instead of one, for tiles whose single warpgroup
@@ -114,13 +125,25 @@ struct WgCfg {
   // which leaves room for a sixth 128 x 128 stage.
   static constexpr int kEpiBytesP = BM * BN * 2;
   // (+16: two words where a warpgroup of the split tail learns whether it finishes its tile.)
-  static constexpr int kSmemBytesP = STAGES * kStageBytes + kEpiBytesP + 2 * STAGES * 8 + 16 + 1024;
+  static constexpr int kSmemBytesP = persistent_smem_bytes(BM, BN, STAGES);
+  // Persistent kernel, block scales by TMA (kTmaScalesP, where a slot a stage fits: not 128 x 128 x 6): the stage of
+  // each group of 4 k-blocks' first block (or of a range's first) also lands, on its full barrier, a box of those 4
+  // k-blocks x BM rows of x_scale [M, KB] (16 bytes a row, the narrowest box TMA takes; TMA reads boxes from 16-byte
+  // aligned addresses only, so a box starts at a multiple of 4 k-blocks) and one of 4 of w_scale [N / 128, KB] at
+  // +BM * 16; the consumers read each row's 4 with one 16-byte load there and keep them for the group. The maps need
+  // KB % 4 == 0 (a 16-byte row pitch); otherwise the same tile runs as an instance of the kernel without them
+  // (launch_wgmma_persistent). docs/perf.md, 2026-12-02: a box a k-block, or the scales copied by a producer warp,
+  // lost on the paired rows; a box a group gains 2-4% on the large shapes' winners.
+  static constexpr int kScaleSlotBytes = persistent_scale_slot_bytes(BM);
+  static constexpr int kScaleBoxBytes = BM * 16 + 16;
+  static constexpr bool kTmaScalesP = kBlockScales && !FA && persistent_tma_scales(BM, BN, STAGES);
+  static constexpr int kSmemBytesPS = kSmemBytesP + (kTmaScalesP ? STAGES * kScaleSlotBytes : 0);
   // Block scales: one weight scale per CTA tile, so BN divides 128. Per-token: any BN of 32s up to 192 (the
   // grid kernel's epilogue stores 16-byte pieces; the persistent one's TMA boxes need BN % 64 == 0).
   static_assert(BM % 64 == 0 && BN % 32 == 0 && BN <= 192 && (SC != Scaling::Block128 || 128 % BN == 0),
                 "tile shape");
   static_assert(kStageBytes % 1024 == 0, "stage must keep 1024-byte alignment");
-  static_assert(kSmemBytesP <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit");
+  static_assert(kSmemBytesP <= 227 * 1024 && kSmemBytesPS <= 227 * 1024, "shared memory per CTA exceeds the sm_90 limit");
   static_assert(BM * kRedPitch<BN> * 4 <= STAGES * kStageBytes, "the parked split-K partial must fit the stages");
   static_assert((KG - 1) * BM * kRedPitch<BN> * 4 <= STAGES * kStageBytes, "the parked k-group tiles must fit the stages");
   // Named barrier of the k-groups' sum (0 is __syncthreads, 1 the split-K park, 2..5 the epilogues).
@@ -212,15 +235,21 @@ struct ConsumerRing {
   }
   // DB: k-blocks 0 .. n-1 (stages g0 ..) promoted into acc through two partial tiles that take turns
   // (wgmma_in_turns); scales(i) gives block i's row scales, loaded before its wgmma are waited for.
-  template <class ScalesAt>
+  // InStage: the scales come with the stage (read after its wait), else from global memory (loaded before it).
+  template <bool InStage = false, class ScalesAt>
   __device__ __forceinline__ void promote_in_turns(int g0, int n, float (&acc)[C::kBN / 2], float (&ta)[C::kBN / 2],
                                                    float (&tb)[C::kBN / 2], ScalesAt scales) const {
     Scales sc[2];
     cktune::gpu::sm90::wgmma_in_turns(
         n, ta, tb,
         [&](int i, float(&t)[C::kBN / 2], int slot) {
-          sc[slot] = scales(i);
-          issue(g0 + i, t);
+          if constexpr (InStage) {
+            issue(g0 + i, t);
+            sc[slot] = scales(i);
+          } else {
+            sc[slot] = scales(i);
+            issue(g0 + i, t);
+          }
         },
         [&](int i, float(&t)[C::kBN / 2], int slot) { retire(g0 + i, acc, t, sc[slot].s0, sc[slot].s1); });
   }
@@ -587,19 +616,24 @@ __device__ __forceinline__ void tile_origin(int t, int tiles_m, int tiles_n, int
 // Multicast (C::kMulticast): the CTAs come in clusters of two that walk pairs of neighbouring tiles (along M
 // sharing W, or along N sharing X) in step; each CTA's producer loads its own operand whole and half of the
 // shared one into both CTAs, and every consumer warp releases a stage in both CTAs.
-template <class C>
+// TS: this instance takes its block scales by TMA (C::kTmaScalesP and maps the launch could make).
+template <class C, bool TS>
 __global__ void __launch_bounds__(C::kThreads, 1)
     wgmma_persistent_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_w,
-                            const __grid_constant__ CUtensorMap tmap_y, const WgArgs a) {
+                            const __grid_constant__ CUtensorMap tmap_y, const __grid_constant__ CUtensorMap tmap_xs,
+                            const __grid_constant__ CUtensorMap tmap_ws, const WgArgs a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace cktune::gpu::sm90;
   constexpr int BM = C::kBM, BN = C::kBN, ST = C::kStages, MC = C::kMulticast;
+  constexpr bool kTS = C::kTmaScalesP && TS;
   static_assert(C::kKGroups == 1, "the persistent kernel has one warpgroup per 64-row band");
   static_assert(BN % 64 == 0, "the TMA-store epilogue writes boxes of 64 columns");
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = align_smem<1024>(smem_raw);
   uint8_t* epi = smem + ST * C::kStageBytes;
-  uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytesP);
+  // kTS: stage s's scale box at scale_at + s * kScaleSlotBytes (x_scale's), + BM * 16 (w_scale's).
+  const uint32_t scale_at = smem_u32(epi + C::kEpiBytesP);
+  uint64_t* full = reinterpret_cast<uint64_t*>(epi + C::kEpiBytesP + (kTS ? ST * C::kScaleSlotBytes : 0));
   uint64_t* empty = full + ST;
   int* tail_last = reinterpret_cast<int*>(empty + ST);  // per consumer warpgroup: "this piece finishes its tile"
 
@@ -653,13 +687,25 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     if (tid == C::kConsumers * 128) {
       tma_prefetch_desc(&tmap_x);
       tma_prefetch_desc(&tmap_w);
+      if constexpr (kTS) {
+        tma_prefetch_desc(&tmap_xs);
+        tma_prefetch_desc(&tmap_ws);
+      }
       int g = 0;  // stage sequence number, continuous across tiles
       for_each_item([&](int m0, int n0, int kb0, int kb1, int, int) {
         for (int kb = kb0; kb < kb1; ++kb, ++g) {
           const int s = g % ST;
           if (g >= ST) mbar_wait(&empty[s], ((g / ST) + 1) & 1);
           const uint32_t st = smem_u32(smem + s * C::kStageBytes);
-          mbar_expect_tx(&full[s], C::kStageBytes);
+          // kTS: the scales' boxes (a group of 4 k-blocks) with the stage of the group's first block, or the range's.
+          const bool box = kTS && ((kb & 3) == 0 || kb == kb0);
+          mbar_expect_tx(&full[s], C::kStageBytes + (box ? C::kScaleBoxBytes : 0));
+          if (box) {
+            // Each CTA its own boxes (no multicast): rows past M and a tile past N read as zeros.
+            const uint32_t sl = scale_at + s * C::kScaleSlotBytes;
+            tma_load_2d(sl, &tmap_xs, &full[s], kb & ~3, m0);
+            tma_load_2d(sl + BM * 16, &tmap_ws, &full[s], kb & ~3, n0 / 128);
+          }
           if constexpr (MC == 1) {
             tma_load_2d(st, &tmap_x, &full[s], kb * 128, m0);
             tma_load_2d_multicast(st + C::kABytes + rank * (BN / 2) * 128, &tmap_w, &full[s], kb * 128,
@@ -710,13 +756,38 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
     const RowScales<C::kBlockScales> rs{xs0p + kb0, xs1p + kb0, wsp + kb0, ok0, ok1};
     auto scales = [&](int i) { return rs.at(i); };
+    // kTS: k-block kb's scales for this thread's rows, in order, once stage gg is full: a group's 4 read with one
+    // 16-byte load a row at the group's first stage (where its boxes landed), kept in registers for the others.
+    float4 gx0{}, gx1{}, gw{};
+    auto in_stage = [&](int gg, int kb) {
+      if ((kb & 3) == 0 || kb == kb0) {
+        const uint32_t sl = scale_at + (gg % ST) * C::kScaleSlotBytes;
+        gw = ld_shared_f32x4(sl + BM * 16);
+        gx0 = ld_shared_f32x4(sl + 16 * (wg * 64 + lr0));
+        gx1 = ld_shared_f32x4(sl + 16 * (wg * 64 + lr0 + 8));
+      }
+      const int j = kb & 3;
+      auto pick = [j](const float4& v) { return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w; };
+      const float w = pick(gw);
+      return Scales{pick(gx0) * w, pick(gx1) * w};
+    };
     auto promote = [&](int gg, const Scales& sc, float(&t)[BN / 2]) { ring.retire(gg, acc, t, sc.s0, sc.s1); };
     if constexpr (C::kFastAccum) {
       ring.accumulate(g, nkb, acc);
       g += nkb;
+    } else if constexpr (C::kDoubleBuffer && kTS) {
+      ring.template promote_in_turns<true>(g, nkb, acc, ta, tb, [&](int i) { return in_stage(g + i, kb0 + i); });
+      g += nkb;
     } else if constexpr (C::kDoubleBuffer) {
       ring.promote_in_turns(g, nkb, acc, ta, tb, scales);
       g += nkb;
+    } else if constexpr (kTS) {
+      for (int i = 0; i < nkb; ++i, ++g) {
+        issue(g, ta);
+        const Scales sc = in_stage(g, kb0 + i);
+        wgmma_wait<0>();
+        promote(g, sc, ta);
+      }
     } else {
       for (int i = 0; i < nkb; ++i, ++g) {
         const Scales sc = scales(i);
@@ -802,40 +873,55 @@ inline int device_sm_count() {
   return n;
 }
 
+// One instance of the persistent kernel (TS: its block scales by TMA), launched with its maps.
+template <class C, bool TS>
+gpu::ErrorCode run_wgmma_persistent(const CUtensorMap& mx, const CUtensorMap& mw, const CUtensorMap& my,
+                                    const CUtensorMap& mxs, const CUtensorMap& mws, WgArgs w, gpu::Stream stream) {
+  static std::atomic<int> smem_set{0};
+  constexpr int smem = TS ? C::kSmemBytesPS : C::kSmemBytesP;
+  auto kernel = wgmma_persistent_kernel<C, TS>;
+  if (auto e = gpu::allow_dynamic_shared_memory(kernel, smem, smem_set); e != gpu::kSuccess) return e;
+  const int tiles_m = (w.M + C::kBM - 1) / C::kBM, tiles_n = (w.N + C::kBN - 1) / C::kBN;
+  if constexpr (C::kMulticast == 0) {
+    const int tiles = tiles_m * tiles_n;
+    const int grid = tiles < device_sm_count() ? tiles : device_sm_count();
+    kernel<<<grid, C::kThreads, smem, stream>>>(mx, mw, my, mxs, mws, w);
+    return gpu::get_last_error();
+  } else {
+    // Clusters of two: as many as the device holds at once (an SM left over in a GPC takes none), at most one a
+    // pair of tiles.
+    const int pairs = C::kMulticast == 1 ? ((tiles_m + 1) / 2) * tiles_n : tiles_m * ((tiles_n + 1) / 2);
+    static const int resident = gpu::max_active_clusters(kernel, C::kThreads, smem, 2, device_sm_count() / 2);
+    const int clusters = pairs < resident ? pairs : resident;
+    return gpu::launch(kernel, dim3(2 * clusters), dim3(C::kThreads), smem, stream,
+                       gpu::LaunchOpts{dim3(2, 1, 1), false}, mx, mw, my, mxs, mws, w);
+  }
+}
+
 template <class C>
 gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu::Stream stream) {
-  static std::atomic<int> smem_set{0};
-  auto kernel = wgmma_persistent_kernel<C>;
-  if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytesP, smem_set); e != gpu::kSuccess) return e;
-  CUtensorMap mx, mw, my;
+  CUtensorMap mx, mw, my, mxs, mws;
   // Multicast: each CTA loads half of the shared operand's box.
   const int box_x = C::kMulticast == 2 ? C::kBM / 2 : C::kBM;
   if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, box_x) || !make_w_map<C>(&mw, a) ||
       !gpu::tma::make_output_map(&my, a.y, a.M, a.N))
     return gpu::kErrorInvalidValue;
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, 1};
-  const int tiles_m = (a.M + C::kBM - 1) / C::kBM, tiles_n = (a.N + C::kBN - 1) / C::kBN;
-  if constexpr (C::kMulticast == 0) {
-    const int tiles = tiles_m * tiles_n;
-    const int grid = tiles < device_sm_count() ? tiles : device_sm_count();
-    if constexpr (C::kTailSplit) {
-      const TailPlan tp = tail_plan(tiles, grid, w.KB);
-      w.tail_tiles = tp.tail;
-      w.tail_split = tp.split;
-      w.counters = static_cast<int*>(a.workspace);
-      w.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(a.workspace) + counter_region_bytes(a.M, a.N));
-    }
-    kernel<<<grid, C::kThreads, C::kSmemBytesP, stream>>>(mx, mw, my, w);
-    return gpu::get_last_error();
-  } else {
-    // Clusters of two: as many as the device holds at once (an SM left over in a GPC takes none), at most one a
-    // pair of tiles.
-    const int pairs = C::kMulticast == 1 ? ((tiles_m + 1) / 2) * tiles_n : tiles_m * ((tiles_n + 1) / 2);
-    static const int resident = gpu::max_active_clusters(kernel, C::kThreads, C::kSmemBytesP, 2, device_sm_count() / 2);
-    const int clusters = pairs < resident ? pairs : resident;
-    return gpu::launch(kernel, dim3(2 * clusters), dim3(C::kThreads), C::kSmemBytesP, stream,
-                       gpu::LaunchOpts{dim3(2, 1, 1), false}, mx, mw, my, w);
+  if constexpr (C::kMulticast == 0 && C::kTailSplit) {
+    const int tiles = ((a.M + C::kBM - 1) / C::kBM) * ((a.N + C::kBN - 1) / C::kBN);
+    const TailPlan tp = tail_plan(tiles, tiles < device_sm_count() ? tiles : device_sm_count(), w.KB);
+    w.tail_tiles = tp.tail;
+    w.tail_split = tp.split;
+    w.counters = static_cast<int*>(a.workspace);
+    w.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(a.workspace) + counter_region_bytes(a.M, a.N));
   }
+  // The block scales by TMA where the maps can be made (KB % 4 == 0, 16-byte aligned bases), else the same tile
+  // loading them from global memory.
+  if constexpr (C::kTmaScalesP)
+    if (gpu::tma::make_float_map(&mxs, a.x_scale, a.M, w.KB, 4, C::kBM) &&
+        gpu::tma::make_float_map(&mws, a.w_scale, (a.N + 127) / 128, w.KB, 4, 1))
+      return run_wgmma_persistent<C, true>(mx, mw, my, mxs, mws, w, stream);
+  return run_wgmma_persistent<C, false>(mx, mw, my, mx, mw, w, stream);  // (the last two maps unused)
 }
 
 template <class C>

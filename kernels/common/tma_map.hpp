@@ -2,6 +2,7 @@
 // Host side of TMA: tensor maps over row-major operands, built through the driver's encoder, which
 // is found through the runtime so that libcuda is never linked. NVIDIA only.
 #if defined(CKTUNE_CUDA)
+#include <cstdint>
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
@@ -60,6 +61,22 @@ inline bool make_preshuffled_map(CUtensorMap* map, const void* base, int N, int 
   const cuuint32_t estr[3] = {1, 1, 1};
   return enc(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, const_cast<void*>(base), dims, strides, box, estr,
              CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+// Row-major fp32 [rows, cols] (block scales): boxes of box_cols x box_rows, no swizzle, rows and columns past the end
+// read as zero. TMA needs the row pitch and the base 16-byte aligned, box_cols * 4 a multiple of 16, and each box
+// to start at a 16-byte aligned address (its first column a multiple of 4): one that does not stops the kernel with
+// an illegal instruction.
+inline bool make_float_map(CUtensorMap* map, const float* base, int rows, int cols, int box_cols, int box_rows) {
+  auto enc = encoder();
+  if (enc == nullptr || cols % 4 != 0 || box_cols % 4 != 0 || reinterpret_cast<uintptr_t>(base) % 16 != 0) return false;
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(cols) * 4};
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t estr[2] = {1, 1};
+  return enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims, strides, box, estr,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
