@@ -876,7 +876,8 @@ inline int device_sm_count() {
 // One instance of the persistent kernel (TS: its block scales by TMA), launched with its maps.
 template <class C, bool TS>
 gpu::ErrorCode run_wgmma_persistent(const CUtensorMap& mx, const CUtensorMap& mw, const CUtensorMap& my,
-                                    const CUtensorMap& mxs, const CUtensorMap& mws, WgArgs w, gpu::Stream stream) {
+                                    const CUtensorMap& mxs, const CUtensorMap& mws, WgArgs w, void* workspace,
+                                    gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
   constexpr int smem = TS ? C::kSmemBytesPS : C::kSmemBytesP;
   auto kernel = wgmma_persistent_kernel<C, TS>;
@@ -885,6 +886,13 @@ gpu::ErrorCode run_wgmma_persistent(const CUtensorMap& mx, const CUtensorMap& mw
   if constexpr (C::kMulticast == 0) {
     const int tiles = tiles_m * tiles_n;
     const int grid = tiles < device_sm_count() ? tiles : device_sm_count();
+    if constexpr (C::kTailSplit) {
+      const TailPlan tp = tail_plan(tiles, grid, w.KB);
+      w.tail_tiles = tp.tail;
+      w.tail_split = tp.split;
+      w.counters = static_cast<int*>(workspace);
+      w.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(workspace) + counter_region_bytes(w.M, w.N));
+    }
     kernel<<<grid, C::kThreads, smem, stream>>>(mx, mw, my, mxs, mws, w);
     return gpu::get_last_error();
   } else {
@@ -906,22 +914,14 @@ gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu
   if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, box_x) || !make_w_map<C>(&mw, a) ||
       !gpu::tma::make_output_map(&my, a.y, a.M, a.N))
     return gpu::kErrorInvalidValue;
-  WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, 1};
-  if constexpr (C::kMulticast == 0 && C::kTailSplit) {
-    const int tiles = ((a.M + C::kBM - 1) / C::kBM) * ((a.N + C::kBN - 1) / C::kBN);
-    const TailPlan tp = tail_plan(tiles, tiles < device_sm_count() ? tiles : device_sm_count(), w.KB);
-    w.tail_tiles = tp.tail;
-    w.tail_split = tp.split;
-    w.counters = static_cast<int*>(a.workspace);
-    w.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(a.workspace) + counter_region_bytes(a.M, a.N));
-  }
+  const WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, 1};
   // The block scales by TMA where the maps can be made (KB % 4 == 0, 16-byte aligned bases), else the same tile
   // loading them from global memory.
   if constexpr (C::kTmaScalesP)
     if (gpu::tma::make_float_map(&mxs, a.x_scale, a.M, w.KB, 4, C::kBM) &&
         gpu::tma::make_float_map(&mws, a.w_scale, (a.N + 127) / 128, w.KB, 4, 1))
-      return run_wgmma_persistent<C, true>(mx, mw, my, mxs, mws, w, stream);
-  return run_wgmma_persistent<C, false>(mx, mw, my, mx, mw, w, stream);  // (the last two maps unused)
+      return run_wgmma_persistent<C, true>(mx, mw, my, mxs, mws, w, a.workspace, stream);
+  return run_wgmma_persistent<C, false>(mx, mw, my, mx, mw, w, a.workspace, stream);  // (the last two maps unused)
 }
 
 template <class C>
