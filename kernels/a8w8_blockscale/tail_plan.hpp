@@ -1,8 +1,9 @@
 #pragma once
-// The persistent prefill kernel's split tail (wgmmap2t, wgmma.cuh): which tiles past the last whole wave are split
-// along K, into how many pieces, and which k-blocks and tile each CTA's piece takes. Plain integer code with no
-// vendor header, so that the unit tests check it on the host (tests/unit/kernels/a8w8_blockscale/tail_plan_test.cpp)
-// and the kernel, its launch and workspace_bytes() share it.
+// The wgmma kernels' tails (wgmma.cuh, wgmma_swap.cuh): the persistent prefill kernel's split tail (wgmmap2t: which
+// tiles past the last whole wave are split along K, into how many pieces, and which k-blocks and tile each CTA's piece
+// takes) and the rows of the last M tile's x box. Plain integer code with no vendor header, so that the unit tests
+// check it on the host (tests/unit/kernels/a8w8_blockscale/tail_plan_test.cpp) and the kernels, their launches and
+// workspace_bytes() share it.
 #include "../common/host_device.hpp"
 
 namespace cktune::kernels::a8w8_blockscale::detail {
@@ -30,6 +31,15 @@ struct TailPiece {
 CKTUNE_HD TailPiece tail_piece(const TailPlan& p, int b, int KB) {
   const int piece = b % p.split;
   return {b / p.split, piece, piece * KB / p.split, (piece + 1) * KB / p.split};
+}
+
+// Rows of x's TMA box for the last of the M tiles of `tile` rows: the rows it holds, rounded up to 8 (the tile's when
+// M fills it). A box that reaches past the matrix's last row costs the TMA unit time for its zero fill: decode at
+// M = 16 in a 64-row tile ran up to 2x slower that way (docs/perf.md, 2026-12-02). The shared-memory rows a shorter box
+// leaves out keep whatever the stage held before; they feed only output rows past M, which are never stored.
+CKTUNE_HD int x_tail_rows(int M, int tile) {
+  const int r = (M % tile + 7) / 8 * 8;
+  return r == 0 || r > tile ? tile : r;
 }
 
 }  // namespace cktune::kernels::a8w8_blockscale::detail

@@ -160,6 +160,8 @@ struct WgArgs {
   int tail_tiles = 0, tail_split = 1;
   float* partials = nullptr;
   int* counters = nullptr;
+  // Rows of x's TMA box for the last M tile (tmap_xt, x_tail_rows()); the other tiles' boxes have the tile's rows.
+  int x_tail_rows = 0;
 };
 
 #if defined(CKTUNE_CUDA)
@@ -342,14 +344,15 @@ __device__ __forceinline__ void init_ring(uint64_t* full, uint64_t* empty, int s
 }
 
 // The producer thread's loop over a CTA's nkb k-blocks: k-block i goes to stage i % ST once the consumers
-// freed it, and load(stage address, full barrier, i) issues its TMA loads (kStageBytes in all).
+// freed it, and load(stage address, full barrier, i) issues its TMA loads (tx bytes in all, at most kStageBytes).
 template <int ST, int kStageBytes, class Load>
-__device__ __forceinline__ void produce_stages(uint8_t* smem, uint64_t* full, uint64_t* empty, int nkb, Load&& load) {
+__device__ __forceinline__ void produce_stages(uint8_t* smem, uint64_t* full, uint64_t* empty, int nkb, uint32_t tx,
+                                               Load&& load) {
   using namespace cktune::gpu::sm90;
   for (int i = 0; i < nkb; ++i) {
     const int s = i % ST;
     if (i >= ST) mbar_wait(&empty[s], ((i / ST) + 1) & 1);
-    mbar_expect_tx(&full[s], kStageBytes);
+    mbar_expect_tx(&full[s], tx);
     load(smem_u32(smem + s * kStageBytes), &full[s], i);
   }
 }
@@ -378,8 +381,8 @@ __device__ __forceinline__ void store_staged_rows(const uint8_t* stage, int pitc
 
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
-    wgmma_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_w,
-                 const WgArgs a) {
+    wgmma_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_xt,
+                 const __grid_constant__ CUtensorMap tmap_w, const WgArgs a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace cktune::gpu::sm90;
   constexpr int BM = C::kBM, BN = C::kBN, ST = C::kStages;
@@ -416,10 +419,14 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     // Producer warpgroup: gives registers back to the consumers; one thread streams the stages.
     setmaxnreg_dec<C::kProducerRegs>();
     if (tid == C::kConsumers * 128) {
-      tma_prefetch_desc(&tmap_x);
+      // The last M tile's x box has only the rows it holds (x_tail_rows).
+      const bool last_m = m0 + BM > a.M;
+      const CUtensorMap* mx = last_m ? &tmap_xt : &tmap_x;
+      tma_prefetch_desc(mx);
       tma_prefetch_desc(&tmap_w);
-      produce_stages<ST, C::kStageBytes>(smem, full, empty, nkb, [&](uint32_t st, uint64_t* bar, int i) {
-        tma_load_2d(st, &tmap_x, bar, (kb_begin + i) * 128, m0);
+      const uint32_t tx = C::kStageBytes - (last_m ? (BM - a.x_tail_rows) * 128 : 0);
+      produce_stages<ST, C::kStageBytes>(smem, full, empty, nkb, tx, [&](uint32_t st, uint64_t* bar, int i) {
+        tma_load_2d(st, mx, bar, (kb_begin + i) * 128, m0);
         load_w<C>(st + C::kABytes, &tmap_w, bar, kb_begin + i, n0);
       });
     }
@@ -619,7 +626,8 @@ __device__ __forceinline__ void tile_origin(int t, int tiles_m, int tiles_n, int
 // TS: this instance takes its block scales by TMA (C::kTmaScalesP and maps the launch could make).
 template <class C, bool TS>
 __global__ void __launch_bounds__(C::kThreads, 1)
-    wgmma_persistent_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_w,
+    wgmma_persistent_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_xt,
+                            const __grid_constant__ CUtensorMap tmap_w,
                             const __grid_constant__ CUtensorMap tmap_y, const __grid_constant__ CUtensorMap tmap_xs,
                             const __grid_constant__ CUtensorMap tmap_ws, const WgArgs a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -686,6 +694,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     setmaxnreg_dec<C::kProducerRegs>();
     if (tid == C::kConsumers * 128) {
       tma_prefetch_desc(&tmap_x);
+      tma_prefetch_desc(&tmap_xt);
       tma_prefetch_desc(&tmap_w);
       if constexpr (kTS) {
         tma_prefetch_desc(&tmap_xs);
@@ -693,13 +702,17 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       }
       int g = 0;  // stage sequence number, continuous across tiles
       for_each_item([&](int m0, int n0, int kb0, int kb1, int, int) {
+        // The last M tile's x box has only the rows it holds (x_tail_rows; a multicast X keeps whole boxes).
+        const bool last_m = MC != 2 && m0 + BM > a.M;
+        const CUtensorMap* mx = last_m ? &tmap_xt : &tmap_x;
+        const uint32_t stage_tx = C::kStageBytes - (last_m ? (BM - a.x_tail_rows) * 128 : 0);
         for (int kb = kb0; kb < kb1; ++kb, ++g) {
           const int s = g % ST;
           if (g >= ST) mbar_wait(&empty[s], ((g / ST) + 1) & 1);
           const uint32_t st = smem_u32(smem + s * C::kStageBytes);
           // kTS: the scales' boxes (a group of 4 k-blocks) with the stage of the group's first block, or the range's.
           const bool box = kTS && ((kb & 3) == 0 || kb == kb0);
-          mbar_expect_tx(&full[s], C::kStageBytes + (box ? C::kScaleBoxBytes : 0));
+          mbar_expect_tx(&full[s], stage_tx + (box ? C::kScaleBoxBytes : 0));
           if (box) {
             // Each CTA its own boxes (no multicast): rows past M and a tile past N read as zeros.
             const uint32_t sl = scale_at + s * C::kScaleSlotBytes;
@@ -707,14 +720,14 @@ __global__ void __launch_bounds__(C::kThreads, 1)
             tma_load_2d(sl + BM * 16, &tmap_ws, &full[s], kb & ~3, n0 / 128);
           }
           if constexpr (MC == 1) {
-            tma_load_2d(st, &tmap_x, &full[s], kb * 128, m0);
+            tma_load_2d(st, mx, &full[s], kb * 128, m0);
             tma_load_2d_multicast(st + C::kABytes + rank * (BN / 2) * 128, &tmap_w, &full[s], kb * 128,
                                   n0 + rank * (BN / 2), 0x3);
           } else if constexpr (MC == 2) {
             tma_load_2d_multicast(st + rank * (BM / 2) * 128, &tmap_x, &full[s], kb * 128, m0 + rank * (BM / 2), 0x3);
             tma_load_2d(st + C::kABytes, &tmap_w, &full[s], kb * 128, n0);
           } else {
-            tma_load_2d(st, &tmap_x, &full[s], kb * 128, m0);
+            tma_load_2d(st, mx, &full[s], kb * 128, m0);
             load_w<C>(st + C::kABytes, &tmap_w, &full[s], kb, n0);
           }
         }
@@ -875,7 +888,8 @@ inline int device_sm_count() {
 
 // One instance of the persistent kernel (TS: its block scales by TMA), launched with its maps.
 template <class C, bool TS>
-gpu::ErrorCode run_wgmma_persistent(const CUtensorMap& mx, const CUtensorMap& mw, const CUtensorMap& my,
+gpu::ErrorCode run_wgmma_persistent(const CUtensorMap& mx, const CUtensorMap& mxt, const CUtensorMap& mw,
+                                    const CUtensorMap& my,
                                     const CUtensorMap& mxs, const CUtensorMap& mws, WgArgs w, void* workspace,
                                     gpu::Stream stream) {
   static std::atomic<int> smem_set{0};
@@ -893,7 +907,7 @@ gpu::ErrorCode run_wgmma_persistent(const CUtensorMap& mx, const CUtensorMap& mw
       w.counters = static_cast<int*>(workspace);
       w.partials = reinterpret_cast<float*>(static_cast<uint8_t*>(workspace) + counter_region_bytes(w.M, w.N));
     }
-    kernel<<<grid, C::kThreads, smem, stream>>>(mx, mw, my, mxs, mws, w);
+    kernel<<<grid, C::kThreads, smem, stream>>>(mx, mxt, mw, my, mxs, mws, w);
     return gpu::get_last_error();
   } else {
     // Clusters of two: as many as the device holds at once (an SM left over in a GPC takes none), at most one a
@@ -902,26 +916,28 @@ gpu::ErrorCode run_wgmma_persistent(const CUtensorMap& mx, const CUtensorMap& mw
     static const int resident = gpu::max_active_clusters(kernel, C::kThreads, smem, 2, device_sm_count() / 2);
     const int clusters = pairs < resident ? pairs : resident;
     return gpu::launch(kernel, dim3(2 * clusters), dim3(C::kThreads), smem, stream,
-                       gpu::LaunchOpts{dim3(2, 1, 1), false}, mx, mw, my, mxs, mws, w);
+                       gpu::LaunchOpts{dim3(2, 1, 1), false}, mx, mxt, mw, my, mxs, mws, w);
   }
 }
 
 template <class C>
 gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu::Stream stream) {
-  CUtensorMap mx, mw, my, mxs, mws;
+  CUtensorMap mx, mxt, mw, my, mxs, mws;
   // Multicast: each CTA loads half of the shared operand's box.
   const int box_x = C::kMulticast == 2 ? C::kBM / 2 : C::kBM;
-  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, box_x) || !make_w_map<C>(&mw, a) ||
+  WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, 1};
+  w.x_tail_rows = x_tail_rows(a.M, C::kBM);
+  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, box_x) ||
+      !gpu::tma::make_kmajor_map(&mxt, a.xq, a.M, a.K, w.x_tail_rows) || !make_w_map<C>(&mw, a) ||
       !gpu::tma::make_output_map(&my, a.y, a.M, a.N))
     return gpu::kErrorInvalidValue;
-  const WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, 1};
   // The block scales by TMA where the maps can be made (KB % 4 == 0, 16-byte aligned bases), else the same tile
   // loading them from global memory.
   if constexpr (C::kTmaScalesP)
     if (gpu::tma::make_float_map(&mxs, a.x_scale, a.M, w.KB, 4, C::kBM) &&
         gpu::tma::make_float_map(&mws, a.w_scale, (a.N + 127) / 128, w.KB, 4, 1))
-      return run_wgmma_persistent<C, true>(mx, mw, my, mxs, mws, w, a.workspace, stream);
-  return run_wgmma_persistent<C, false>(mx, mw, my, mx, mw, w, a.workspace, stream);  // (the last two maps unused)
+      return run_wgmma_persistent<C, true>(mx, mxt, mw, my, mxs, mws, w, a.workspace, stream);
+  return run_wgmma_persistent<C, false>(mx, mxt, mw, my, mx, mw, w, a.workspace, stream);  // (the last two maps unused)
 }
 
 template <class C>
@@ -932,14 +948,16 @@ gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream 
   const int smem = C::kSmemBytes + split_recv_bytes(C::kBM, C::kBN, p.split_k);
   if (smem > 227 * 1024) return gpu::kErrorInvalidValue;  // why_not refuses it first
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, smem, smem_set); e != gpu::kSuccess) return e;
-  CUtensorMap mx, mw;
-  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) || !make_w_map<C>(&mw, a))
-    return gpu::kErrorInvalidValue;
+  CUtensorMap mx, mxt, mw;
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, p.split_k};
+  w.x_tail_rows = x_tail_rows(a.M, C::kBM);
+  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) ||
+      !gpu::tma::make_kmajor_map(&mxt, a.xq, a.M, a.K, w.x_tail_rows) || !make_w_map<C>(&mw, a))
+    return gpu::kErrorInvalidValue;
   const dim3 grid((a.N + C::kBN - 1) / C::kBN, (a.M + C::kBM - 1) / C::kBM, p.split_k);
   // Split-K: the S CTAs of a tile are one 1 x 1 x S cluster (no cluster attribute when S = 1).
   return gpu::launch(kernel, grid, dim3(C::kThreads), smem, stream,
-                     gpu::LaunchOpts{dim3(1, 1, static_cast<unsigned>(p.split_k)), false}, mx, mw, w);
+                     gpu::LaunchOpts{dim3(1, 1, static_cast<unsigned>(p.split_k)), false}, mx, mxt, mw, w);
 }
 #endif
 

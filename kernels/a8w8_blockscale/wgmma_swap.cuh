@@ -48,8 +48,8 @@ struct SwapCfg {
 #if defined(CKTUNE_CUDA)
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, 1)
-    wgmma_swap_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_w,
-                      const WgArgs a) {
+    wgmma_swap_kernel(const __grid_constant__ CUtensorMap tmap_x, const __grid_constant__ CUtensorMap tmap_xt,
+                      const __grid_constant__ CUtensorMap tmap_w, const WgArgs a) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace cktune::gpu::sm90;
   constexpr int BT = C::kBT, BW = C::kBW, ST = C::kStages;
@@ -73,11 +73,15 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 
   if (wg == C::kConsumers) {
     if (tid == C::kConsumers * 128) {
-      tma_prefetch_desc(&tmap_x);
+      // The last token tile's x box has only the rows it holds (x_tail_rows).
+      const bool last_m = m0 + BT > a.M;
+      const CUtensorMap* mx = last_m ? &tmap_xt : &tmap_x;
+      tma_prefetch_desc(mx);
       tma_prefetch_desc(&tmap_w);
-      produce_stages<ST, C::kStageBytes>(smem, full, empty, nkb, [&](uint32_t st, uint64_t* bar, int i) {
+      const uint32_t tx = C::kStageBytes - (last_m ? (BT - a.x_tail_rows) * 128 : 0);
+      produce_stages<ST, C::kStageBytes>(smem, full, empty, nkb, tx, [&](uint32_t st, uint64_t* bar, int i) {
         load_w<C>(st, &tmap_w, bar, kb_begin + i, n0);
-        tma_load_2d(st + C::kWBytes, &tmap_x, bar, (kb_begin + i) * 128, m0);
+        tma_load_2d(st + C::kWBytes, mx, bar, (kb_begin + i) * 128, m0);
       });
     }
     if constexpr (!C::kBlockScales)
@@ -223,14 +227,17 @@ gpu::ErrorCode launch_wgmma_swap(const InstanceParams& p, const Args& a, gpu::St
   static std::atomic<int> smem_set{0};
   auto kernel = wgmma_swap_kernel<C>;
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, C::kSmemBytes, smem_set); e != gpu::kSuccess) return e;
-  CUtensorMap mx, mw;
+  CUtensorMap mx, mxt, mw;
   const bool w_ok = C::kPreshuffledW ? gpu::tma::make_preshuffled_map(&mw, a.wq, a.N, a.K, C::kBW)
                                      : gpu::tma::make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBW);
-  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBT) || !w_ok) return gpu::kErrorInvalidValue;
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, p.split_k};
+  w.x_tail_rows = x_tail_rows(a.M, C::kBT);
+  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBT) ||
+      !gpu::tma::make_kmajor_map(&mxt, a.xq, a.M, a.K, w.x_tail_rows) || !w_ok)
+    return gpu::kErrorInvalidValue;
   const dim3 grid((a.N + C::kBW - 1) / C::kBW, (a.M + C::kBT - 1) / C::kBT, p.split_k);
   return gpu::launch(kernel, grid, dim3(C::kThreads), C::kSmemBytes, stream,
-                     gpu::LaunchOpts{dim3(1, 1, static_cast<unsigned>(p.split_k)), false}, mx, mw, w);
+                     gpu::LaunchOpts{dim3(1, 1, static_cast<unsigned>(p.split_k)), false}, mx, mxt, mw, w);
 }
 #endif
 

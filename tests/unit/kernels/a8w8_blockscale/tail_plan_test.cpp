@@ -1,5 +1,6 @@
-// The persistent prefill kernel's split tail on the host: which tiles it splits, into how many pieces, and that the
-// CTAs' pieces cover every k-block of every split tile exactly once, within the grid.
+// The wgmma kernels' tails on the host: which tiles the persistent kernel's split tail splits, into how many pieces,
+// and that the CTAs' pieces cover every k-block of every split tile exactly once, within the grid; the rows of the
+// last M tile's x box.
 #include "kernels/a8w8_blockscale/tail_plan.hpp"
 
 #include <gtest/gtest.h>
@@ -56,6 +57,25 @@ TEST(TailPlan, PiecesCoverEveryKBlockOfEverySplitTileOnce) {
         }
         for (int v : seen) ASSERT_EQ(v, 1) << "tiles " << tiles << " grid " << grid << " KB " << KB;
       }
+}
+
+TEST(XTailRows, TheLastMTilesRowsRoundedUpToEight) {
+  EXPECT_EQ(x_tail_rows(64, 64), 64);     // whole tiles: the tile's box
+  EXPECT_EQ(x_tail_rows(8192, 128), 128);
+  EXPECT_EQ(x_tail_rows(16, 64), 16);     // decode in a taller tile
+  EXPECT_EQ(x_tail_rows(1, 64), 8);
+  EXPECT_EQ(x_tail_rows(13, 16), 16);     // a swapped-operand token tile
+  EXPECT_EQ(x_tail_rows(100, 64), 40);    // 64 + 36 rows
+  EXPECT_EQ(x_tail_rows(2500, 128), 72);  // 19 x 128 + 68 rows
+  EXPECT_EQ(x_tail_rows(127, 128), 128);  // rounds up to the tile
+  for (int tile : {8, 16, 32, 64, 128, 256})
+    for (int M = 1; M <= 3 * tile; ++M) {
+      const int r = x_tail_rows(M, tile), held = M % tile == 0 ? tile : M % tile;
+      EXPECT_GE(r, held) << M << " " << tile;  // every row the last tile holds is loaded
+      EXPECT_LE(r, tile) << M << " " << tile;
+      EXPECT_LT(r - held, 8) << M << " " << tile;  // at most 7 rows past M
+      EXPECT_EQ(r % 8 == 0 || r == tile, true) << M << " " << tile;
+    }
 }
 
 }  // namespace
