@@ -62,9 +62,9 @@ Measurement combine_timings(const std::vector<Measurement>& parts) {
 Measurement measure(Instance& instance, Workload& workload, Timer& timer, const Protocol& protocol,
                     double expected_us) {
   const int sets = std::max(1, workload.sets());
-  // Warm-up: module load, caches, clocks. Rotation continues across warm-up and timing so that the
-  // first timed launch does not find its inputs in the L2.
-  int launch_no = 0;
+  // Warm-up: module load, caches, clocks. Rotation continues across warm-up and timing, and from the workload's last
+  // timing, so that the first timed launch does not find its inputs in the L2.
+  int launch_no = workload.next_set % sets;
   for (int i = 0; i < protocol.warmup; ++i) instance.launch(workload, launch_no++ % sets);
 
   // all: every timed launch; the statistics use all[kept..]. Settling (Protocol::settle_ms) drops the leading
@@ -122,6 +122,7 @@ Measurement measure(Instance& instance, Workload& workload, Timer& timer, const 
     double more = per_iter_ms > 0 ? (protocol.min_time_ms - total_ms) / per_iter_ms : have;
     target = have + std::max(1, static_cast<int>(std::ceil(more)));
   }
+  workload.next_set = launch_no % sets;
   const std::vector<double> times(all.begin() + static_cast<std::ptrdiff_t>(kept), all.end());
 
   Measurement m;

@@ -44,6 +44,10 @@ class Workload {
   // fused MoE reads the weights of the experts its routing reaches. 0: the key's.
   virtual double min_bytes() const { return 0; }
   Reference reference;
+  // The input set the next timing starts on (measure()): the rotation goes on from one timing to the next on the
+  // same inputs, so that a timing right after another (the interleaved rounds of tune's near ties and bench's
+  // before/after) does not start on the sets the last one left in the L2 (docs/perf.md, 2026-12-02).
+  int next_set = 0;
 };
 
 }  // namespace cktune

@@ -89,6 +89,23 @@ TEST(Measure, StatisticsOverTimedLaunchesOnly) {
   EXPECT_EQ(inst.sets, (std::vector<int>{0, 1, 2, 0, 1, 2, 0}));
 }
 
+TEST(Measure, ATimingAfterAnotherGoesOnWithTheRotation) {
+  // Interleaved rounds time one kernel right after another on the same inputs: each timing starts on the set after
+  // the last one's final launch, never on the sets that launch left in the L2.
+  FakeInstance a, b;
+  FakeWorkload wl(4);
+  FakeTimer timer(std::vector<double>(20, 1.0));
+  Protocol p;
+  p.warmup = 1;
+  p.iters = 2;
+  measure(a, wl, timer, p);
+  measure(b, wl, timer, p);
+  measure(a, wl, timer, p);
+  EXPECT_EQ(a.sets, (std::vector<int>{0, 1, 2, 2, 3, 0}));
+  EXPECT_EQ(b.sets, (std::vector<int>{3, 0, 1}));
+  EXPECT_EQ(wl.next_set, 1);
+}
+
 // A protocol with no warm-up and `iters` timed launches.
 Protocol timed(int iters) {
   Protocol p;
