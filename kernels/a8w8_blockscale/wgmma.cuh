@@ -343,6 +343,19 @@ __device__ __forceinline__ void init_ring(uint64_t* full, uint64_t* empty, int s
   fence_barrier_init();
 }
 
+// Where a tile's x comes from: the last M tile (of tiles of kTile rows) loads through tmap_xt, whose box has only the
+// x_tail_rows it holds, and its stages expect that many fewer bytes; the others through tmap_x (cut = false: always).
+struct XSource {
+  const CUtensorMap* map;
+  uint32_t stage_tx;
+};
+template <int kTile, int kStageBytes>
+__device__ __forceinline__ XSource x_source(const CUtensorMap* tmap_x, const CUtensorMap* tmap_xt, int m0,
+                                            const WgArgs& a, bool cut = true) {
+  const bool last = cut && m0 + kTile > a.M;
+  return {last ? tmap_xt : tmap_x, static_cast<uint32_t>(kStageBytes - (last ? (kTile - a.x_tail_rows) * 128 : 0))};
+}
+
 // The producer thread's loop over a CTA's nkb k-blocks: k-block i goes to stage i % ST once the consumers
 // freed it, and load(stage address, full barrier, i) issues its TMA loads (tx bytes in all, at most kStageBytes).
 template <int ST, int kStageBytes, class Load>
@@ -419,14 +432,11 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     // Producer warpgroup: gives registers back to the consumers; one thread streams the stages.
     setmaxnreg_dec<C::kProducerRegs>();
     if (tid == C::kConsumers * 128) {
-      // The last M tile's x box has only the rows it holds (x_tail_rows).
-      const bool last_m = m0 + BM > a.M;
-      const CUtensorMap* mx = last_m ? &tmap_xt : &tmap_x;
-      tma_prefetch_desc(mx);
+      const XSource xs = x_source<BM, C::kStageBytes>(&tmap_x, &tmap_xt, m0, a);
+      tma_prefetch_desc(xs.map);
       tma_prefetch_desc(&tmap_w);
-      const uint32_t tx = C::kStageBytes - (last_m ? (BM - a.x_tail_rows) * 128 : 0);
-      produce_stages<ST, C::kStageBytes>(smem, full, empty, nkb, tx, [&](uint32_t st, uint64_t* bar, int i) {
-        tma_load_2d(st, mx, bar, (kb_begin + i) * 128, m0);
+      produce_stages<ST, C::kStageBytes>(smem, full, empty, nkb, xs.stage_tx, [&](uint32_t st, uint64_t* bar, int i) {
+        tma_load_2d(st, xs.map, bar, (kb_begin + i) * 128, m0);
         load_w<C>(st + C::kABytes, &tmap_w, bar, kb_begin + i, n0);
       });
     }
@@ -702,17 +712,14 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       }
       int g = 0;  // stage sequence number, continuous across tiles
       for_each_item([&](int m0, int n0, int kb0, int kb1, int, int) {
-        // The last M tile's x box has only the rows it holds (x_tail_rows; a multicast X keeps whole boxes).
-        const bool last_m = MC != 2 && m0 + BM > a.M;
-        const CUtensorMap* mx = last_m ? &tmap_xt : &tmap_x;
-        const uint32_t stage_tx = C::kStageBytes - (last_m ? (BM - a.x_tail_rows) * 128 : 0);
+        const XSource xs = x_source<BM, C::kStageBytes>(&tmap_x, &tmap_xt, m0, a, MC != 2);  // multicast X: whole boxes
         for (int kb = kb0; kb < kb1; ++kb, ++g) {
           const int s = g % ST;
           if (g >= ST) mbar_wait(&empty[s], ((g / ST) + 1) & 1);
           const uint32_t st = smem_u32(smem + s * C::kStageBytes);
           // kTS: the scales' boxes (a group of 4 k-blocks) with the stage of the group's first block, or the range's.
           const bool box = kTS && ((kb & 3) == 0 || kb == kb0);
-          mbar_expect_tx(&full[s], stage_tx + (box ? C::kScaleBoxBytes : 0));
+          mbar_expect_tx(&full[s], xs.stage_tx + (box ? C::kScaleBoxBytes : 0));
           if (box) {
             // Each CTA its own boxes (no multicast): rows past M and a tile past N read as zeros.
             const uint32_t sl = scale_at + s * C::kScaleSlotBytes;
@@ -720,14 +727,14 @@ __global__ void __launch_bounds__(C::kThreads, 1)
             tma_load_2d(sl + BM * 16, &tmap_ws, &full[s], kb & ~3, n0 / 128);
           }
           if constexpr (MC == 1) {
-            tma_load_2d(st, mx, &full[s], kb * 128, m0);
+            tma_load_2d(st, xs.map, &full[s], kb * 128, m0);
             tma_load_2d_multicast(st + C::kABytes + rank * (BN / 2) * 128, &tmap_w, &full[s], kb * 128,
                                   n0 + rank * (BN / 2), 0x3);
           } else if constexpr (MC == 2) {
             tma_load_2d_multicast(st + rank * (BM / 2) * 128, &tmap_x, &full[s], kb * 128, m0 + rank * (BM / 2), 0x3);
             tma_load_2d(st + C::kABytes, &tmap_w, &full[s], kb * 128, n0);
           } else {
-            tma_load_2d(st, mx, &full[s], kb * 128, m0);
+            tma_load_2d(st, xs.map, &full[s], kb * 128, m0);
             load_w<C>(st + C::kABytes, &tmap_w, &full[s], kb, n0);
           }
         }
@@ -875,6 +882,14 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 #endif
 }
 
+// x's maps: boxes of `box` rows for the M tiles of `tile` rows before the last, and for the last one of the rows it
+// holds (x_tail_rows, kept in w for the kernel; x_source).
+inline bool make_x_maps(CUtensorMap* mx, CUtensorMap* mxt, const Args& a, int tile, int box, WgArgs& w) {
+  w.x_tail_rows = x_tail_rows(a.M, tile);
+  return gpu::tma::make_kmajor_map(mx, a.xq, a.M, a.K, box) &&
+         gpu::tma::make_kmajor_map(mxt, a.xq, a.M, a.K, w.x_tail_rows);
+}
+
 template <class C>
 bool make_w_map(CUtensorMap* mw, const Args& a) {
   if constexpr (C::kPreshuffledW) return gpu::tma::make_preshuffled_map(mw, a.wq, a.N, a.K, C::kBN);
@@ -926,9 +941,7 @@ gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu
   // Multicast: each CTA loads half of the shared operand's box.
   const int box_x = C::kMulticast == 2 ? C::kBM / 2 : C::kBM;
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, 1};
-  w.x_tail_rows = x_tail_rows(a.M, C::kBM);
-  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, box_x) ||
-      !gpu::tma::make_kmajor_map(&mxt, a.xq, a.M, a.K, w.x_tail_rows) || !make_w_map<C>(&mw, a) ||
+  if (!make_x_maps(&mx, &mxt, a, C::kBM, box_x, w) || !make_w_map<C>(&mw, a) ||
       !gpu::tma::make_output_map(&my, a.y, a.M, a.N))
     return gpu::kErrorInvalidValue;
   // The block scales by TMA where the maps can be made (KB % 4 == 0, 16-byte aligned bases), else the same tile
@@ -950,9 +963,7 @@ gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream 
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, smem, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mx, mxt, mw;
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, p.split_k};
-  w.x_tail_rows = x_tail_rows(a.M, C::kBM);
-  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBM) ||
-      !gpu::tma::make_kmajor_map(&mxt, a.xq, a.M, a.K, w.x_tail_rows) || !make_w_map<C>(&mw, a))
+  if (!make_x_maps(&mx, &mxt, a, C::kBM, C::kBM, w) || !make_w_map<C>(&mw, a))
     return gpu::kErrorInvalidValue;
   const dim3 grid((a.N + C::kBN - 1) / C::kBN, (a.M + C::kBM - 1) / C::kBM, p.split_k);
   // Split-K: the S CTAs of a tile are one 1 x 1 x S cluster (no cluster attribute when S = 1).

@@ -73,15 +73,12 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 
   if (wg == C::kConsumers) {
     if (tid == C::kConsumers * 128) {
-      // The last token tile's x box has only the rows it holds (x_tail_rows).
-      const bool last_m = m0 + BT > a.M;
-      const CUtensorMap* mx = last_m ? &tmap_xt : &tmap_x;
-      tma_prefetch_desc(mx);
+      const XSource xs = x_source<BT, C::kStageBytes>(&tmap_x, &tmap_xt, m0, a);  // the last token tile's box
+      tma_prefetch_desc(xs.map);
       tma_prefetch_desc(&tmap_w);
-      const uint32_t tx = C::kStageBytes - (last_m ? (BT - a.x_tail_rows) * 128 : 0);
-      produce_stages<ST, C::kStageBytes>(smem, full, empty, nkb, tx, [&](uint32_t st, uint64_t* bar, int i) {
+      produce_stages<ST, C::kStageBytes>(smem, full, empty, nkb, xs.stage_tx, [&](uint32_t st, uint64_t* bar, int i) {
         load_w<C>(st, &tmap_w, bar, kb_begin + i, n0);
-        tma_load_2d(st + C::kWBytes, mx, bar, (kb_begin + i) * 128, m0);
+        tma_load_2d(st + C::kWBytes, xs.map, bar, (kb_begin + i) * 128, m0);
       });
     }
     if constexpr (!C::kBlockScales)
@@ -231,9 +228,7 @@ gpu::ErrorCode launch_wgmma_swap(const InstanceParams& p, const Args& a, gpu::St
   const bool w_ok = C::kPreshuffledW ? gpu::tma::make_preshuffled_map(&mw, a.wq, a.N, a.K, C::kBW)
                                      : gpu::tma::make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBW);
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, p.split_k};
-  w.x_tail_rows = x_tail_rows(a.M, C::kBT);
-  if (!gpu::tma::make_kmajor_map(&mx, a.xq, a.M, a.K, C::kBT) ||
-      !gpu::tma::make_kmajor_map(&mxt, a.xq, a.M, a.K, w.x_tail_rows) || !w_ok)
+  if (!make_x_maps(&mx, &mxt, a, C::kBT, C::kBT, w) || !w_ok)
     return gpu::kErrorInvalidValue;
   const dim3 grid((a.N + C::kBW - 1) / C::kBW, (a.M + C::kBT - 1) / C::kBT, p.split_k);
   return gpu::launch(kernel, grid, dim3(C::kThreads), C::kSmemBytes, stream,
