@@ -883,11 +883,23 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 }
 
 // x's maps: boxes of `box` rows for the M tiles of `tile` rows before the last, and for the last one of the rows it
-// holds (x_tail_rows, kept in w for the kernel; x_source).
-inline bool make_x_maps(CUtensorMap* mx, CUtensorMap* mxt, const Args& a, int tile, int box, WgArgs& w) {
-  w.x_tail_rows = x_tail_rows(a.M, tile);
-  return gpu::tma::make_kmajor_map(mx, a.xq, a.M, a.K, box) &&
-         gpu::tma::make_kmajor_map(mxt, a.xq, a.M, a.K, w.x_tail_rows);
+// holds (x_tail_rows, kept in w for the kernel; x_source). Each is encoded only where the launch reads through it and
+// the other is a copy, since the encoder runs at every launch, in the timing loops too: a tail box as long as the
+// others is the same map, and with one M tile only the tail's is read. cut = false (the persistent kernel's multicast
+// X, which reads only mx, x_source's cut): no tail box.
+inline bool make_x_maps(CUtensorMap* mx, CUtensorMap* mxt, const Args& a, int tile, int box, bool cut, WgArgs& w) {
+  w.x_tail_rows = cut ? x_tail_rows(a.M, tile) : box;
+  if (w.x_tail_rows == box) {
+    if (!gpu::tma::make_kmajor_map(mx, a.xq, a.M, a.K, box)) return false;
+    *mxt = *mx;
+    return true;
+  }
+  if (!gpu::tma::make_kmajor_map(mxt, a.xq, a.M, a.K, w.x_tail_rows)) return false;
+  if (a.M <= tile) {
+    *mx = *mxt;
+    return true;
+  }
+  return gpu::tma::make_kmajor_map(mx, a.xq, a.M, a.K, box);
 }
 
 template <class C>
@@ -941,7 +953,7 @@ gpu::ErrorCode launch_wgmma_persistent(const InstanceParams&, const Args& a, gpu
   // Multicast: each CTA loads half of the shared operand's box.
   const int box_x = C::kMulticast == 2 ? C::kBM / 2 : C::kBM;
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, 1};
-  if (!make_x_maps(&mx, &mxt, a, C::kBM, box_x, w) || !make_w_map<C>(&mw, a) ||
+  if (!make_x_maps(&mx, &mxt, a, C::kBM, box_x, C::kMulticast != 2, w) || !make_w_map<C>(&mw, a) ||
       !gpu::tma::make_output_map(&my, a.y, a.M, a.N))
     return gpu::kErrorInvalidValue;
   // The block scales by TMA where the maps can be made (KB % 4 == 0, 16-byte aligned bases), else the same tile
@@ -963,7 +975,7 @@ gpu::ErrorCode launch_wgmma(const InstanceParams& p, const Args& a, gpu::Stream 
   if (auto e = gpu::allow_dynamic_shared_memory(kernel, smem, smem_set); e != gpu::kSuccess) return e;
   CUtensorMap mx, mxt, mw;
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, p.split_k};
-  if (!make_x_maps(&mx, &mxt, a, C::kBM, C::kBM, w) || !make_w_map<C>(&mw, a))
+  if (!make_x_maps(&mx, &mxt, a, C::kBM, C::kBM, true, w) || !make_w_map<C>(&mw, a))
     return gpu::kErrorInvalidValue;
   const dim3 grid((a.N + C::kBN - 1) / C::kBN, (a.M + C::kBM - 1) / C::kBM, p.split_k);
   // Split-K: the S CTAs of a tile are one 1 x 1 x S cluster (no cluster attribute when S = 1).

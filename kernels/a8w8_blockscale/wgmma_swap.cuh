@@ -228,7 +228,7 @@ gpu::ErrorCode launch_wgmma_swap(const InstanceParams& p, const Args& a, gpu::St
   const bool w_ok = C::kPreshuffledW ? gpu::tma::make_preshuffled_map(&mw, a.wq, a.N, a.K, C::kBW)
                                      : gpu::tma::make_kmajor_map(&mw, a.wq, a.N, a.K, C::kBW);
   WgArgs w{a.x_scale, a.w_scale, a.y, a.M, a.N, a.K, a.K / 128, p.split_k};
-  if (!make_x_maps(&mx, &mxt, a, C::kBT, C::kBT, w) || !w_ok)
+  if (!make_x_maps(&mx, &mxt, a, C::kBT, C::kBT, true, w) || !w_ok)
     return gpu::kErrorInvalidValue;
   const dim3 grid((a.N + C::kBW - 1) / C::kBW, (a.M + C::kBT - 1) / C::kBT, p.split_k);
   return gpu::launch(kernel, grid, dim3(C::kThreads), C::kSmemBytes, stream,
