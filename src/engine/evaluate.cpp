@@ -263,14 +263,21 @@ void confirm_runaway_winner(Backend& backend, const FamilyUnit& unit, InstanceCa
 
 }  // namespace
 
-Measurement screen_timing(const std::function<Measurement(const Protocol&)>& time, const Protocol& probe,
-                          const Protocol& rest, double cutoff) {
-  Measurement t = time(probe);
+Measurement finish_screen(const std::function<Measurement(const Protocol&)>& time, const Measurement& probe_t,
+                          const Protocol& probe, const Protocol& rest, double cutoff) {
+  Measurement t = probe_t;
   if (t.median_us > cutoff && t.median_us <= cutoff + kScreenHiccupUs) {
     Measurement again = time(probe);
     if (again.median_us < t.median_us) t = std::move(again);
   }
   return t.median_us <= cutoff ? time(rest) : t;
+}
+
+double screen_cutoff(const std::vector<CandidateResult>& probed, double screen_factor) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto& r : probed)
+    if (r.verdict == Verdict::Passed) best = std::min(best, r.time.median_us);
+  return best * screen_factor * kProbeFactor;
 }
 
 std::vector<size_t> near_ties(const std::vector<CandidateResult>& results, double tol) {
@@ -339,22 +346,19 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
     sink(e);
   };
 
-  // Screening pass: verify every candidate and time it briefly; full timing follows for the few that
-  // can still win (a kernel 10x slower than the best need not run 100 more times to lose).
+  // Screening: verify every candidate and time it briefly (finish_screen's two passes); full timing follows for
+  // the few that can still win (a kernel 10x slower than the best need not run 100 more times to lose).
   const bool screening = job.screen_factor > 0;
   Protocol screen = job.protocol;
-  screen.warmup = 1;
+  screen.warmup = 1;  // pass 2 comes back to a candidate after the others ran: one launch to warm up again
   screen.iters = std::max(1, job.screen_iters);
   screen.min_time_ms = 0;
   screen.settle_ms = 0;  // a brief look only; the full timing settles
-  // The probe follows the verification launch, which served as its warm-up (module loaded, caches warm).
   Protocol probe = screen;
-  probe.warmup = 0;
   probe.iters = 1;
-  Protocol screen_rest = screen;
-  screen_rest.warmup = 0;
-  constexpr double kProbeFactor = 2.0;
-  double screen_best = std::numeric_limits<double>::infinity();
+  // Pass 1's probe follows the verification launch, which served as its warm-up (module loaded, caches warm).
+  Protocol first_probe = probe;
+  first_probe.warmup = 0;
   std::vector<CandidateResult> results;
   std::vector<std::string> requested_names;
   for (const std::string& requested : job.candidates) {
@@ -398,13 +402,8 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
           if (screening) {
             // A screen time only decides who is timed fully (and checked then); it never wins.
             clock.run("screen", [&] {
-              // A one-launch probe first: a candidate beyond kProbeFactor times the screen cut-off in two probes
-              // stops there (the slowest kernels of a big shape cost milliseconds a launch); the others get the
-              // full screen. All follow the verification launch, so none needs another warm-up.
               auto timer = backend.make_timer();
-              r.time = screen_timing([&](const Protocol& p) { return measure(run.get(), *workload, *timer, p); },
-                                     probe, screen_rest, screen_best * job.screen_factor * kProbeFactor);
-              screen_best = std::min(screen_best, r.time.median_us);
+              r.time = measure(run.get(), *workload, *timer, first_probe);
             });
           } else {
             time_and_check(backend, run.get(), *workload, job.protocol, job.tolerance, r, &clock);
@@ -417,6 +416,23 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
   }
 
   if (screening) {
+    // Pass 2 of the screen: a candidate beyond kProbeFactor times the screen's cut-off from the best probe stops at
+    // its probe (the slowest kernels of a big shape cost milliseconds a launch); the others get the full screen.
+    const double cutoff = screen_cutoff(results, job.screen_factor);
+    for (size_t i = 0; i < results.size(); ++i) {
+      CandidateResult& r = results[i];
+      if (r.verdict != Verdict::Passed || r.time.median_us > cutoff + kScreenHiccupUs) continue;  // stops at its probe
+      Runnable run(*cache.find(job.key.family, r.name), backend, fault_for(job, r.name));
+      send_start(requested_names[i]);
+      guarded(r, [&] {
+        clock.run("screen", [&] {
+          auto timer = backend.make_timer();
+          r.time = finish_screen([&](const Protocol& p) { return measure(run.get(), *workload, *timer, p); },
+                                 r.time, probe, screen, cutoff);
+        });
+      });
+      send_result(r);
+    }
     // Full timing (checked) for every candidate within screen_factor of the best; if a fully timed one
     // then fails its check, the best moves and candidates screened out before are looked at again.
     std::vector<bool> full(results.size(), false);

@@ -348,7 +348,12 @@ TuneSummary run_tune(const TuneOptions& o) {
       profile->add(rows);
     }
     sum.candidates += static_cast<int>(out.results.size());
-    for (const auto& [phase, ms] : out.phases_ms) sum.phases_s[phase] += ms / 1000.0;
+    std::string phases;
+    for (const auto& [phase, ms] : out.phases_ms) {
+      sum.phases_s[phase] += ms / 1000.0;
+      phases += fmt::format(" {} {:.2f}", phase, ms / 1000.0);
+    }
+    log().debug("{}: {} candidate results; seconds by phase:{}", key.to_string(), out.results.size(), phases);
     if (!out.failure.empty()) {
       ++sum.failed;
       failure_of[key.cells] = out.failure;

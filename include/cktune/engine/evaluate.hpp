@@ -34,15 +34,21 @@ class InstanceCache {
 // whose first timing cannot tell them apart from the best. Fewer than two: none.
 std::vector<size_t> near_ties(const std::vector<CandidateResult>& results, double tol);
 
-// One candidate's screen (`time(p)` times it under protocol p, after its verification launch): a one-launch
-// probe; a probe beyond `cutoff` by at most kScreenHiccupUs is taken again, and the candidate stops at its faster
-// probe only when both are beyond it (one slow launch, from a clock step or the vendor library's first call, must
-// not drop a kernel); a probe further beyond stops it at once (a kernel that slow is slow: the slowest of a big
-// shape cost milliseconds a launch, and the probe is there to spare them); otherwise the full screen (`rest`)
-// gives its time.
+// The screen goes in two passes. Pass 1 verifies each candidate and times one launch right after its verification
+// launch (the probe); pass 2, once every candidate has its probe, finishes each one's screen against the cut-off from
+// the best probe (`time(p)` times it under protocol p; `probe_t` is its probe): a probe beyond `cutoff` by at most
+// kScreenHiccupUs is taken again, and the candidate stops at its faster probe only when both are beyond it (one slow
+// launch, from a clock step or the vendor library's first call, must not drop a kernel); a probe further beyond stops
+// it at once (a kernel that slow is slow: the slowest of a big shape cost milliseconds a launch, and the probe is
+// there to spare them); otherwise the full screen (`rest`) gives its time. Taking every probe first puts the cut-off
+// at the best candidate's time whatever the candidates' order: with each screen finished in turn, a table that lists
+// the slow kernels of a shape first gave dozens of them the full screen against a slow best-so-far.
 inline constexpr double kScreenHiccupUs = 1000.0;
-Measurement screen_timing(const std::function<Measurement(const Protocol&)>& time, const Protocol& probe,
-                          const Protocol& rest, double cutoff);
+inline constexpr double kProbeFactor = 2.0;
+// Pass 2's cut-off: kProbeFactor x screen_factor x the best passed candidate's probe (infinity when none passed).
+double screen_cutoff(const std::vector<CandidateResult>& probed, double screen_factor);
+Measurement finish_screen(const std::function<Measurement(const Protocol&)>& time, const Measurement& probe_t,
+                          const Protocol& probe, const Protocol& rest, double cutoff);
 
 // Returns the final results (after re-timing and confirmation), in candidate order.
 std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache, const Job& job,

@@ -1,7 +1,9 @@
-// Which candidates the evaluation re-times interleaved (near_ties): the medians within the tolerance, and for
-// a long best kernel, whose samples can swing with the power cap, every candidate whose p10 reaches its p90.
+// The screen's second pass (finish_screen, screen_cutoff) and which candidates the evaluation re-times interleaved
+// (near_ties): the medians within the tolerance, and for a long best kernel, whose samples can swing with the power
+// cap, every candidate whose p10 reaches its p90.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <vector>
 
@@ -19,7 +21,7 @@ CandidateResult passed(double median, double p10, double p90) {
   return r;
 }
 
-// A scripted candidate for screen_timing: each call returns the next median and records which protocol asked.
+// A scripted candidate for finish_screen: each call returns the next median and records which protocol asked.
 struct Script {
   std::vector<double> medians;
   std::vector<int> iters;  // the protocol of each call, by its iteration count
@@ -31,26 +33,50 @@ struct Script {
   }
 };
 
-TEST(ScreenTiming, OneSlowProbeDoesNotDropAKernel) {
+Measurement probed(double us) {
+  Measurement t;
+  t.median_us = us;
+  t.iters = 1;
+  return t;
+}
+
+TEST(FinishScreen, OneSlowProbeDoesNotDropAKernel) {
   Protocol probe, rest;
   probe.iters = 1;
   rest.iters = 5;
   // The 2026-11-29 case: cuBLASLt's probe at 142 us for a kernel of 18 us, with the cut-off at 16.8 x 2 x 2.
-  Script s{{142.0, 18.1, 18.2}, {}};
-  EXPECT_DOUBLE_EQ(screen_timing(std::ref(s), probe, rest, 67.2).median_us, 18.2);
-  EXPECT_EQ(s.iters, (std::vector<int>{1, 1, 5}));  // probe, probe again, full screen
+  Script s{{18.1, 18.2}, {}};
+  EXPECT_DOUBLE_EQ(finish_screen(std::ref(s), probed(142.0), probe, rest, 67.2).median_us, 18.2);
+  EXPECT_EQ(s.iters, (std::vector<int>{1, 5}));  // probe again, full screen
   // Beyond the cut-off twice: it stops at its faster probe, without the full screen.
-  Script slow{{150.0, 140.0}, {}};
-  EXPECT_DOUBLE_EQ(screen_timing(std::ref(slow), probe, rest, 67.2).median_us, 140.0);
-  EXPECT_EQ(slow.iters, (std::vector<int>{1, 1}));
-  // Beyond the cut-off by more than a hiccup (a 28 ms decode kernel on a big shape): one probe, no second.
-  Script hopeless{{28000.0}, {}};
-  EXPECT_DOUBLE_EQ(screen_timing(std::ref(hopeless), probe, rest, 4500.0).median_us, 28000.0);
-  EXPECT_EQ(hopeless.iters, (std::vector<int>{1}));
-  // Within the cut-off at once: one probe, then the full screen.
-  Script fast{{20.0, 19.0}, {}};
-  EXPECT_DOUBLE_EQ(screen_timing(std::ref(fast), probe, rest, 67.2).median_us, 19.0);
-  EXPECT_EQ(fast.iters, (std::vector<int>{1, 5}));
+  Script slow{{140.0}, {}};
+  EXPECT_DOUBLE_EQ(finish_screen(std::ref(slow), probed(150.0), probe, rest, 67.2).median_us, 140.0);
+  EXPECT_EQ(slow.iters, (std::vector<int>{1}));
+  // Beyond the cut-off by more than a hiccup (a 28 ms decode kernel on a big shape): no launch at all.
+  Script hopeless{{}, {}};
+  EXPECT_DOUBLE_EQ(finish_screen(std::ref(hopeless), probed(28000.0), probe, rest, 4500.0).median_us, 28000.0);
+  EXPECT_TRUE(hopeless.iters.empty());
+  // Within the cut-off: the full screen.
+  Script fast{{19.0}, {}};
+  EXPECT_DOUBLE_EQ(finish_screen(std::ref(fast), probed(20.0), probe, rest, 67.2).median_us, 19.0);
+  EXPECT_EQ(fast.iters, (std::vector<int>{5}));
+}
+
+TEST(FinishScreen, TheCutOffComesFromTheBestProbeWhateverTheOrder) {
+  // A big shape's table lists its slow kernels first (session 54's grid: 1,678 candidates got the full screen at
+  // 7x the best on average, against the best so far): the cut-off is the best probe's, wherever it comes.
+  std::vector<CandidateResult> slow_first = {passed(30000.0, 0, 0), passed(12000.0, 0, 0), passed(5200.0, 0, 0),
+                                             passed(1500.0, 0, 0), passed(1480.0, 0, 0)};
+  const double cut = screen_cutoff(slow_first, 1.5);
+  EXPECT_DOUBLE_EQ(cut, 1480.0 * 1.5 * kProbeFactor);
+  std::vector<CandidateResult> fast_first(slow_first.rbegin(), slow_first.rend());
+  EXPECT_DOUBLE_EQ(screen_cutoff(fast_first, 1.5), cut);
+  // Failed candidates do not count, however fast; none passed: no cut-off.
+  slow_first[0].time.median_us = 10.0;
+  slow_first[0].verdict = Verdict::Failed;
+  EXPECT_DOUBLE_EQ(screen_cutoff(slow_first, 1.5), cut);
+  for (auto& r : slow_first) r.verdict = Verdict::Failed;
+  EXPECT_TRUE(std::isinf(screen_cutoff(slow_first, 1.5)));
 }
 
 TEST(NearTies, MediansWithinTheToleranceOnly) {
