@@ -6,8 +6,10 @@
 #include <numeric>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cktune/core/error.hpp"
+#include "cktune/core/log.hpp"
 #include "cktune/engine/instance.hpp"
 #include "cktune/engine/workload.hpp"
 
@@ -124,6 +126,10 @@ Measurement measure(Instance& instance, Workload& workload, Timer& timer, const 
   }
   workload.next_set = launch_no % sets;
   const std::vector<double> times(all.begin() + static_cast<std::ptrdiff_t>(kept), all.end());
+  // -vv: every timed launch, in order, to see what a median hides (a slow start, a clock step, two levels).
+  if (log().should_log(spdlog::level::trace))
+    log().trace("{}: {} timed launches after {} warm-up, the first {} dropped to settle; us: {:.2f}", instance.desc().name,
+                all.size(), protocol.warmup, kept, fmt::join(all, " "));
 
   Measurement m;
   m.iters = static_cast<int>(times.size());
