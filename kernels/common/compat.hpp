@@ -34,6 +34,7 @@ using DeviceProp = hipDeviceProp_t;
 inline constexpr ErrorCode kSuccess = hipSuccess;
 inline constexpr ErrorCode kErrorInvalidValue = hipErrorInvalidValue;
 inline constexpr ErrorCode kErrorNotSupported = hipErrorNotSupported;
+inline constexpr ErrorCode kErrorNotReady = hipErrorNotReady;
 inline const char* error_string(ErrorCode e) { return hipGetErrorString(e); }
 inline const char* error_name(ErrorCode e) { return hipGetErrorName(e); }
 inline constexpr const char* kRuntimeName = "HIP";
@@ -45,6 +46,7 @@ using DeviceProp = cudaDeviceProp;
 inline constexpr ErrorCode kSuccess = cudaSuccess;
 inline constexpr ErrorCode kErrorInvalidValue = cudaErrorInvalidValue;
 inline constexpr ErrorCode kErrorNotSupported = cudaErrorNotSupported;
+inline constexpr ErrorCode kErrorNotReady = cudaErrorNotReady;
 inline const char* error_string(ErrorCode e) { return cudaGetErrorString(e); }
 inline const char* error_name(ErrorCode e) { return cudaGetErrorName(e); }
 inline constexpr const char* kRuntimeName = "CUDA";
@@ -347,6 +349,7 @@ inline ErrorCode event_create(Event* e) { return CKTUNE_RT(EventCreateWithFlags)
 inline ErrorCode event_destroy(Event e) { return CKTUNE_RT(EventDestroy)(e); }
 inline ErrorCode event_record(Event e, Stream s) { return CKTUNE_RT(EventRecord)(e, s); }
 inline ErrorCode event_synchronize(Event e) { return CKTUNE_RT(EventSynchronize)(e); }
+inline ErrorCode event_query(Event e) { return CKTUNE_RT(EventQuery)(e); }  // kErrorNotReady: not yet
 inline ErrorCode event_elapsed_ms(float* ms, Event start, Event end) {
   return CKTUNE_RT(EventElapsedTime)(ms, start, end);
 }

@@ -26,10 +26,16 @@ class GpuBackend final : public Backend {
   gpu::GpuStream& stream() { return *stream_; }
   int sm() const { return sm_; }  // compute capability major*10+minor (0 on AMD)
 
+  // The timer's spin lasts this long a launch to queue (EventTimer): at least kMinQueueUsPerLaunch, raised when the
+  // device reached a batch before the host had queued it, eased back toward what queueing takes.
+  static constexpr double kMinQueueUsPerLaunch = 12.0;
+  static constexpr double kMaxQueueUsPerLaunch = 400.0;
+
  private:
   DeviceInfo dev_;
   DevicePolicy policy_;
   int sm_ = 0;
+  double queue_us_per_launch_ = kMinQueueUsPerLaunch;
   std::unique_ptr<gpu::GpuStream> stream_;
 };
 

@@ -77,6 +77,8 @@ Measurement measure(Instance& instance, Workload& workload, Timer& timer, const 
   const int iters = std::max(1, protocol.iters);
   int target = iters;
   double typical_us = expected_us;  // one launch's time: the hint, then the median so far
+  constexpr int kMaxRequeued = 3;
+  int requeued = 0;
   while (true) {
     int chunk = target - static_cast<int>(all.size() - kept);
     chunk = std::clamp(chunk, 1, std::max(1, protocol.max_iters - static_cast<int>(all.size())));
@@ -91,6 +93,10 @@ Measurement measure(Instance& instance, Workload& workload, Timer& timer, const 
     std::vector<double> got = timer.collect_us();
     if (static_cast<int>(got.size()) != chunk) throw Error("timer returned a wrong number of samples");
     note_progress();
+    if (!timer.queued_in_time() && requeued < kMaxRequeued) {
+      ++requeued;  // the device reached the batch before the host had queued it: again, with the timer's longer spin
+      continue;
+    }
     all.insert(all.end(), got.begin(), got.end());
     typical_us = percentile(all, 0.5);
     if (!settled) {

@@ -184,6 +184,15 @@ void GpuEvent::record(const GpuStream& stream) {
   CKTUNE_GPU_CHECK(rt::event_record(as_event(handle_), as_stream(stream.native())));
 }
 void GpuEvent::synchronize() const { CKTUNE_GPU_CHECK(rt::event_synchronize(as_event(handle_))); }
+bool GpuEvent::done() const {
+  const ErrorCode e = rt::event_query(as_event(handle_));
+  if (e == kErrorNotReady) {
+    (void)get_last_error();  // an answer, not an error for later calls
+    return false;
+  }
+  CKTUNE_GPU_CHECK(e);
+  return true;
+}
 float GpuEvent::elapsed_ms(const GpuEvent& start, const GpuEvent& end) {
   float ms = 0.0f;
   CKTUNE_GPU_CHECK(rt::event_elapsed_ms(&ms, as_event(start.handle_), as_event(end.handle_)));

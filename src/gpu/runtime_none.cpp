@@ -52,6 +52,7 @@ GpuEvent& GpuEvent::operator=(GpuEvent&& other) noexcept {
 }
 void GpuEvent::record(const GpuStream&) { no_backend("event record"); }
 void GpuEvent::synchronize() const { no_backend("event synchronize"); }
+bool GpuEvent::done() const { no_backend("event query"); }
 float GpuEvent::elapsed_ms(const GpuEvent&, const GpuEvent&) { no_backend("event elapsed time"); }
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(0) {

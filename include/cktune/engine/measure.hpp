@@ -38,6 +38,10 @@ class Timer {
   virtual void end(int i) = 0;
   virtual void reserve(int n) = 0;
   virtual std::vector<double> collect_us() = 0;  // per-iteration times in microseconds, in order
+  // After collect_us(): whether the whole batch was queued before the device started on it (the GPU timer's spin
+  // lasted long enough); false: some launches ran while the host was still queueing, and measure() times the batch
+  // again (the timer's spin is longer by then).
+  virtual bool queued_in_time() const { return true; }
 };
 
 struct Measurement {

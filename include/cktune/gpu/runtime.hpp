@@ -54,6 +54,8 @@ class GpuEvent {
 
   void record(const GpuStream& stream);
   void synchronize() const;
+  // Whether the work the record follows has completed; never waits.
+  bool done() const;
   void* native() const { return handle_; }
 
   // Milliseconds between two recorded events (both must have completed; synchronize `end` first).

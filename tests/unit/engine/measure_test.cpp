@@ -62,7 +62,9 @@ class FakeTimer final : public Timer {
     ++collects;
     return out;
   }
+  bool queued_in_time() const override { return collects > late_batches; }
   int collects = 0;
+  int late_batches = 0;  // the first this many batches report that the device reached them before they were queued
 
  private:
   std::vector<double> us_;
@@ -112,6 +114,35 @@ Protocol timed(int iters) {
   p.warmup = 0;
   p.iters = iters;
   return p;
+}
+
+TEST(Measure, ABatchTheDeviceReachedBeforeItWasQueuedIsTimedAgain) {
+  // The 2026-12-02 case: a 20-launch round whose last launches ran after the host had stopped queueing (8.6 us)
+  // and the first while it was still queueing (9.2): that batch is dropped and timed again, launches going on with
+  // the rotation; its samples never reach the statistics.
+  FakeInstance inst;
+  FakeWorkload wl(4);
+  std::vector<double> us(5, 1.0);               // the late batch
+  us.insert(us.end(), 5, 2.0);                  // the one kept
+  FakeTimer timer(us);
+  timer.late_batches = 1;
+  Protocol p;
+  p.warmup = 1;
+  p.iters = 5;
+  Measurement m = measure(inst, wl, timer, p);
+  EXPECT_EQ(timer.collects, 2);
+  EXPECT_EQ(m.iters, 5);
+  EXPECT_DOUBLE_EQ(m.median_us, 2.0);
+  EXPECT_DOUBLE_EQ(m.min_us, 2.0);
+  EXPECT_EQ(inst.sets, (std::vector<int>{0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2}));
+  // A device that always gets there first (a timer that cannot be kept ahead): three batches again at most, then
+  // the fourth is kept rather than timing forever.
+  FakeInstance inst2;
+  FakeTimer timer2(std::vector<double>(20, 3.0));
+  timer2.late_batches = 1000;
+  Measurement m2 = measure(inst2, wl, timer2, p);
+  EXPECT_EQ(timer2.collects, 4);
+  EXPECT_EQ(m2.iters, 5);
 }
 
 TEST(Measure, MinTimeExtendsTheRun) {
