@@ -189,10 +189,6 @@ void retime_near_ties(Backend& backend, InstanceCache& cache, const Job& job, Wo
   if (job.retime_rounds <= 0) return;
   const std::vector<size_t> near = near_ties(results, job.retime_tolerance);
   if (near.empty()) return;
-  Protocol round = job.protocol;
-  round.warmup = std::max(1, job.protocol.warmup / 2);
-  round.iters = std::max(5, job.protocol.iters / job.retime_rounds);
-  round.min_time_ms = job.protocol.min_time_ms / job.retime_rounds;
   std::vector<std::vector<Measurement>> rounds(near.size());
   for (int rnd = 0; rnd < job.retime_rounds; ++rnd) {
     for (size_t j = 0; j < near.size(); ++j) {
@@ -200,7 +196,7 @@ void retime_near_ties(Backend& backend, InstanceCache& cache, const Job& job, Wo
       if (r.verdict != Verdict::Passed) continue;
       Runnable run(*cache.find(job.key.family, r.name), backend, fault_for(job, r.name));
       CandidateResult probe = r;
-      time_and_check(backend, run.get(), workload, round, job.tolerance, probe);
+      time_and_check(backend, run.get(), workload, round_protocol(job, r.time.median_us), job.tolerance, probe);
       if (probe.verdict != Verdict::Passed) {
         r.verdict = probe.verdict;
         r.check = probe.check;
@@ -278,6 +274,22 @@ double screen_cutoff(const std::vector<CandidateResult>& probed, double screen_f
   for (const auto& r : probed)
     if (r.verdict == Verdict::Passed) best = std::min(best, r.time.median_us);
   return best * screen_factor * kProbeFactor;
+}
+
+// One interleaved round of a near tie whose first timing took `us` a launch: half the warm-up and a share of the
+// launches, but never a batch shorter than kMinRoundBatchUs (up to the full protocol's launches). Where a launch
+// falls in its batch changes its time: on an H200 the last ~9 launches of every batch of a 9 us memory-bound kernel
+// ran 8.6 us against 9.2-9.3 for the others (docs/perf.md, 2026-12-02), so a round of 20 launches had its median among
+// those and one timing of 101 did not, and tune wrote 8.7 us where bench measured 9.3. A batch as long as the full
+// timing's keeps the share the same; for kernels of 100 us and more the share of launches is as before.
+Protocol round_protocol(const Job& job, double us) {
+  Protocol round = job.protocol;
+  round.warmup = std::max(1, job.protocol.warmup / 2);
+  const int share = std::max(5, job.protocol.iters / job.retime_rounds);
+  const int for_length = us > 0 ? static_cast<int>(std::ceil(kMinRoundBatchUs / us)) : share;
+  round.iters = std::max(share, std::min(for_length, job.protocol.iters));
+  round.min_time_ms = job.protocol.min_time_ms / job.retime_rounds;
+  return round;
 }
 
 std::vector<size_t> near_ties(const std::vector<CandidateResult>& results, double tol) {

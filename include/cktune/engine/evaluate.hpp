@@ -50,6 +50,11 @@ double screen_cutoff(const std::vector<CandidateResult>& probed, double screen_f
 Measurement finish_screen(const std::function<Measurement(const Protocol&)>& time, const Measurement& probe_t,
                           const Protocol& probe, const Protocol& rest, double cutoff);
 
+// The protocol of one interleaved re-timing round of a near tie whose first timing took `us` a launch
+// (evaluate.cpp says why a round's batch is never shorter than kMinRoundBatchUs).
+inline constexpr double kMinRoundBatchUs = 2000.0;
+Protocol round_protocol(const Job& job, double us);
+
 // Returns the final results (after re-timing and confirmation), in candidate order.
 std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache, const Job& job,
                                           const EventSink& sink);

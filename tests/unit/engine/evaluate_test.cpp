@@ -79,6 +79,23 @@ TEST(FinishScreen, TheCutOffComesFromTheBestProbeWhateverTheOrder) {
   EXPECT_TRUE(std::isinf(screen_cutoff(slow_first, 1.5)));
 }
 
+TEST(RoundProtocol, ARoundsBatchIsNeverShorterThanTwoMilliseconds) {
+  Job job;  // 101 launches after 5 warm-up, 5 rounds
+  ASSERT_EQ(job.protocol.iters, 101);
+  ASSERT_EQ(job.retime_rounds, 5);
+  // The 2026-12-02 case: a 9 us kernel's round of 20 had its median among the last launches of the batch, which ran
+  // 7% faster; its rounds now time as many launches as its first timing.
+  EXPECT_EQ(round_protocol(job, 9.0).iters, 101);
+  EXPECT_EQ(round_protocol(job, 50.0).iters, 40);
+  EXPECT_EQ(round_protocol(job, 100.0).iters, 20);  // from here on a fifth of the launches, as before
+  EXPECT_EQ(round_protocol(job, 1700.0).iters, 20);
+  EXPECT_EQ(round_protocol(job, 0.0).iters, 20);     // no time known
+  EXPECT_EQ(round_protocol(job, 9.0).warmup, 2);
+  job.protocol.iters = 10;  // never more than the full timing's launches, never fewer than 5
+  EXPECT_EQ(round_protocol(job, 9.0).iters, 10);
+  EXPECT_EQ(round_protocol(job, 1700.0).iters, 5);
+}
+
 TEST(NearTies, MediansWithinTheToleranceOnly) {
   // Short kernels: overlapping spreads alone do not bring a candidate in.
   std::vector<CandidateResult> r = {passed(10.0, 9.5, 11.0), passed(10.1, 9.6, 10.8), passed(10.6, 9.9, 11.5)};
