@@ -428,7 +428,7 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
   }
 
   if (screening) {
-    // Pass 2 of the screen: a candidate beyond kProbeFactor times the screen's cut-off from the best probe stops at
+    // Pass 2 of the screen: a candidate beyond the cut-off (kProbeFactor x --screen-factor x the best probe) stops at
     // its probe (the slowest kernels of a big shape cost milliseconds a launch); the others get the full screen.
     const double cutoff = screen_cutoff(results, job.screen_factor);
     for (size_t i = 0; i < results.size(); ++i) {
