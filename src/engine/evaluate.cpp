@@ -77,6 +77,14 @@ class FaultyInstance final : public Instance {
   FaultKind kind_;
 };
 
+// The best median among the passed candidates (infinity when none passed).
+double best_passed_us(const std::vector<CandidateResult>& results) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto& r : results)
+    if (r.verdict == Verdict::Passed) best = std::min(best, r.time.median_us);
+  return best;
+}
+
 FaultKind fault_for(const Job& job, const std::string& name) {
   for (const auto& f : job.faults)
     if (f.instance == name) return f.kind;
@@ -270,10 +278,7 @@ Measurement finish_screen(const std::function<Measurement(const Protocol&)>& tim
 }
 
 double screen_cutoff(const std::vector<CandidateResult>& probed, double screen_factor) {
-  double best = std::numeric_limits<double>::infinity();
-  for (const auto& r : probed)
-    if (r.verdict == Verdict::Passed) best = std::min(best, r.time.median_us);
-  return best * screen_factor * kProbeFactor;
+  return best_passed_us(probed) * screen_factor * kProbeFactor;
 }
 
 // One interleaved round of a near tie whose first timing took `us` a launch: half the warm-up and a share of the
@@ -449,9 +454,7 @@ std::vector<CandidateResult> evaluate_job(Backend& backend, InstanceCache& cache
     // then fails its check, the best moves and candidates screened out before are looked at again.
     std::vector<bool> full(results.size(), false);
     for (;;) {
-      double best = std::numeric_limits<double>::infinity();
-      for (const auto& r : results)
-        if (r.verdict == Verdict::Passed) best = std::min(best, r.time.median_us);
+      const double best = best_passed_us(results);
       std::vector<size_t> next;
       for (size_t i = 0; i < results.size(); ++i)
         if (results[i].verdict == Verdict::Passed && !full[i] && results[i].time.median_us <= best * job.screen_factor)

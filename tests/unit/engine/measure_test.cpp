@@ -117,9 +117,9 @@ Protocol timed(int iters) {
 }
 
 TEST(Measure, ABatchTheDeviceReachedBeforeItWasQueuedIsTimedAgain) {
-  // The 2026-12-02 case: a 20-launch round whose last launches ran after the host had stopped queueing (8.6 us)
-  // and the first while it was still queueing (9.2): that batch is dropped and timed again, launches going on with
-  // the rotation; its samples never reach the statistics.
+  // The 2026-12-02 case: 6 of a grid tune's 7,847 batches took the host longer to queue than the spin allowed, so
+  // the device timed the host's gaps: such a batch is dropped and timed again, launches going on with the rotation;
+  // its samples never reach the statistics.
   FakeInstance inst;
   FakeWorkload wl(4);
   std::vector<double> us(5, 1.0);               // the late batch
