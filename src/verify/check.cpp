@@ -58,6 +58,14 @@ struct RowStats {
   double max_err = 0, max_out = 0;
 };
 
+// Threads for a comparison of `cells` cells: every hardware thread only when each gets enough work to pay for its
+// wake-up (a cell takes ~4.5 ns on one thread of the H200 host; bench/check_cost.cpp), as asked otherwise.
+int check_threads(int requested, int64_t cells) {
+  if (requested > 0) return requested;
+  constexpr int64_t kCellsPerThread = 1 << 14;
+  return static_cast<int>(std::clamp<int64_t>(cells / kCellsPerThread, 1, resolve_threads(0)));
+}
+
 // ref row i corresponds to output row out_rows[i] (or i itself when out_rows is empty). With `gathered`,
 // `out` holds only the checked rows ([checked_rows, cols], row i = output row out_rows[i]) and the count
 // of unwritten cells over the whole output comes from the caller (counted where the output lives).
@@ -76,10 +84,11 @@ CheckResult check_impl(const float* ref, Out out, std::span<const int64_t> out_r
   if (gathered) {
     res.unwritten = *gathered_unwritten;
   } else {
-    std::vector<int64_t> unwritten_per_chunk(static_cast<size_t>(std::max(1, resolve_threads(threads))), 0);
     const int64_t total = rows * cols;
+    const int scan_threads = check_threads(threads, total);
+    std::vector<int64_t> unwritten_per_chunk(static_cast<size_t>(scan_threads), 0);
     const int64_t chunks = static_cast<int64_t>(unwritten_per_chunk.size());
-    parallel_for(chunks, threads, [&](int64_t c0, int64_t c1) {
+    parallel_for(chunks, scan_threads, [&](int64_t c0, int64_t c1) {
       for (int64_t c = c0; c < c1; ++c) {
         int64_t cnt = 0;
         for (int64_t i = total * c / chunks, e = total * (c + 1) / chunks; i < e; ++i) cnt += out.poison(i);
@@ -90,13 +99,18 @@ CheckResult check_impl(const float* ref, Out out, std::span<const int64_t> out_r
   }
 
   std::vector<RowStats> stats(static_cast<size_t>(checked_rows));
-  parallel_for(checked_rows, threads, [&](int64_t lo, int64_t hi) {
+  parallel_for(checked_rows, check_threads(threads, checked_rows * cols), [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i) {
       const int64_t orow = out_row(i);
-      RowStats& s = stats[static_cast<size_t>(i)];
+      // The row's sums in locals, not through stats[i]: the compiler cannot keep a reference's fields in
+      // registers across the stores it cannot prove apart (2.5x slower a cell, bench/check_cost.cpp).
+      RowStats s;
+      const float* ref_row = ref + i * cols;
+      const int64_t out0 = orow * cols;
+      const double atol = tol.atol, rtol = tol.rtol;
       for (int64_t c = 0; c < cols; ++c) {
-        const double r = ref[i * cols + c];
-        const double o = out.value(orow * cols + c);
+        const double r = ref_row[c];
+        const double o = out.value(out0 + c);
         if (!std::isfinite(o) || !std::isfinite(r)) {
           ++s.non_finite;
           ++s.bad;
@@ -105,8 +119,9 @@ CheckResult check_impl(const float* ref, Out out, std::span<const int64_t> out_r
         const double d = std::fabs(r - o);
         s.max_err = std::max(s.max_err, d);
         s.max_out = std::max(s.max_out, std::fabs(o));
-        if (d > tol.atol + tol.rtol * std::fabs(o)) ++s.bad;
+        if (d > atol + rtol * std::fabs(o)) ++s.bad;
       }
+      stats[static_cast<size_t>(i)] = s;
     }
   });
 
