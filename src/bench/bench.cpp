@@ -14,6 +14,7 @@
 #include "cktune/core/lock.hpp"
 #include "cktune/core/log.hpp"
 #include "cktune/discover/gpu_status.hpp"
+#include "cktune/engine/options.hpp"
 #include "cktune/engine/pool.hpp"
 #include "cktune/engine/problems.hpp"
 #include "cktune/engine/registry.hpp"
@@ -162,7 +163,8 @@ BenchSummary run_bench(const BenchOptions& o) {
   };
   std::map<int, Plan> plans;
   std::deque<Job> jobs;
-  for (size_t i = 0; i < keys.size(); ++i) {
+  // Shapes run in tune's order (run_order: costliest first, the cheapest leading); a job's id is its input row.
+  for (size_t i : run_order(keys)) {
     Plan plan;
     long row_size = keys[i].size();
     const std::string tuned = after.kernel(dev, keys[i], &row_size);
@@ -200,7 +202,7 @@ BenchSummary run_bench(const BenchOptions& o) {
     output_lock.emplace(o.output);  // one writer per output
     writer.emplace(o.output, fam, /*resume=*/false);
   }
-  std::vector<ResultRow> all_rows;
+  std::map<int, std::vector<ResultRow>> rows_by_input;  // the printed table and the log follow the input's order
   PoolCallbacks cb;
   cb.on_tick = [&](const std::vector<WorkerStatus>&) { clocks.sample(); };
   cb.on_job_done = [&](const JobOutcome& out) {
@@ -236,10 +238,13 @@ BenchSummary run_bench(const BenchOptions& o) {
     used.insert(std::string(kBaselineAlias));
     for (const auto& r : out.results)
       if (!used.count(r.alias.empty() ? r.name : r.alias)) add(r, ResultRole::Candidate, ResultSource::None);
-    if (writer) writer->add(rows);
-    all_rows.insert(all_rows.end(), rows.begin(), rows.end());
+    if (writer) writer->add(rows);  // the results file as shapes finish: nothing timed is lost to a later failure
+    auto& mine = rows_by_input[out.job.id];
+    mine.insert(mine.end(), rows.begin(), rows.end());
   };
   pool.run(std::move(jobs), cb);
+  std::vector<ResultRow> all_rows;
+  for (auto& [id, rows] : rows_by_input) all_rows.insert(all_rows.end(), rows.begin(), rows.end());
   if (const std::string note = discover::clock_note(clocks.summary()); !note.empty()) log().info("{}", note);
 
   if (!o.log_dir.empty()) {

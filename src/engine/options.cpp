@@ -1,6 +1,8 @@
 #include "cktune/engine/options.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 
 #include <fmt/format.h>
@@ -119,6 +121,17 @@ double settle_ms_for(const Protocol& protocol, std::string_view timer_name) {
   // Settling is for a GPU's clocks (the events timer); the CPU's timing does not need it.
   if (protocol.settle_ms >= 0) return protocol.settle_ms;
   return timer_name == "events" ? kDefaultGpuSettleMs : 0.0;
+}
+
+double shape_cost(const ProblemKey& k) { return k.flops() + 64.0 * k.min_bytes(); }
+
+std::vector<size_t> run_order(const std::vector<ProblemKey>& keys) {
+  std::vector<size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return shape_cost(keys[a]) > shape_cost(keys[b]); });
+  if (order.size() > 1) std::rotate(order.begin(), order.end() - 1, order.end());
+  return order;
 }
 
 Job make_job(int id, const ProblemKey& key, std::vector<std::string> candidates, const MeasureOptions& o,

@@ -39,11 +39,6 @@ namespace cktune {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-namespace {
-// The scheduling cost model: the queue order, the shard balance and the ETA all use this.
-double shape_cost(const ProblemKey& k) { return k.flops() + 64.0 * k.min_bytes(); }
-}  // namespace
-
 std::optional<size_t> pick_winner(const std::vector<CandidateResult>& results, double err_limit,
                                   double tie_tolerance, WinnerScope scope) {
   auto eligible = [&](const CandidateResult& r) {
@@ -275,11 +270,12 @@ TuneSummary run_tune(const TuneOptions& o) {
     }
     todo.push_back(k);
   }
-  // Costliest first, so the long shapes do not end up alone at the end of a multi-GPU run; but the
-  // cheapest one leads, so that the first verified result (and the ETA's first data) comes in seconds.
-  std::stable_sort(todo.begin(), todo.end(),
-                   [](const ProblemKey& a, const ProblemKey& b) { return shape_cost(a) > shape_cost(b); });
-  if (todo.size() > 1) std::rotate(todo.begin(), todo.end() - 1, todo.end());
+  // Costliest first, the cheapest leading (run_order: why).
+  {
+    std::vector<ProblemKey> ordered;
+    for (size_t k : run_order(todo)) ordered.push_back(todo[k]);
+    todo = std::move(ordered);
+  }
   double cost_total = 0, cost_done = 0;
   for (const auto& k : todo) cost_total += shape_cost(k);
   int next_id = 0;

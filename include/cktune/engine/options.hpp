@@ -48,6 +48,16 @@ std::string_view timer_name_for(const DeviceInfo& device);
 // The settle time a run with this timer uses: the protocol's, or the backend's default when it is < 0.
 double settle_ms_for(const Protocol& protocol, std::string_view timer_name);
 
+// The scheduling cost model of a shape (its FLOPs and 64 x its bytes): the run order, the shard balance and the
+// ETA all use it.
+double shape_cost(const ProblemKey& key);
+
+// The order tune and bench run shapes in (indices into `keys`): costliest first, so that long shapes do not end a
+// multi-GPU run alone and a short shape follows other short ones, not a power-capped long one (a short kernel timed
+// right after the DeepSeek-V3 grid's hungriest shape ran 4-8% slow: docs/perf.md, 2026-12-02 16:45); the cheapest
+// leads, so that the first verified result comes in seconds. Equal costs keep their input order.
+std::vector<size_t> run_order(const std::vector<ProblemKey>& keys);
+
 // A job for `key` with the protocol and limits of `options` (bench and tune add their own policy:
 // screening, re-timing, confirmation); a negative settle time becomes the backend's default.
 Job make_job(int id, const ProblemKey& key, std::vector<std::string> candidates, const MeasureOptions& options,
