@@ -46,8 +46,9 @@ struct Batch {
   }
 };
 
-// Threads started once a process and kept, sleeping between calls: starting and joining a thread a chunk cost
-// 10-20 us each, which is more than the comparison of a small output takes (bench/check_cost.cpp, docs/perf.md).
+// Threads started once a process and kept, sleeping between calls: starting and joining 15 threads a call took
+// 345-492 us on a 16-core GPU host, more than the comparison of a small output takes (bench/check_cost.cpp,
+// docs/perf.md 2026-12-02 16:45); waking the kept ones takes about a microsecond (tens after a long sleep).
 // One call at a time uses them; a call made while they are busy (from another thread, or from inside a chunk)
 // starts threads of its own as before. The threads are never joined: they sleep until the process exits.
 class Pool {
