@@ -1,7 +1,8 @@
 // Host time of one output check as `tune` makes it on the GPU backend, for the block-scale grid's shapes: the
 // comparison of the reference against the output read back (all rows where the reference holds all of them, else
 // the sampled rows with the unwritten count taken from the device), with the default thread count, with every
-// hardware thread and with one; and an empty parallel_for over every hardware thread (the threads' wake-up). It is the part of tune's "check" phase that is not the GPU's or the copies' (docs/perf.md).
+// hardware thread and with one; and an empty parallel_for over every hardware thread (the threads' wake-up). It is
+// the part of tune's "check" phase that is not the GPU's or the copies' (docs/perf.md).
 // Usage: check_cost [reps]
 #include <chrono>
 #include <cstdint>
@@ -10,19 +11,22 @@
 #include <thread>
 #include <vector>
 
+#include "cktune/engine/backend.hpp"
+#include "cktune/engine/policy.hpp"
 #include "cktune/numerics/bf16.hpp"
 #include "cktune/numerics/parallel.hpp"
-#include "cktune/ref/gemm.hpp"
 #include "cktune/verify/check.hpp"
 
 namespace {
 
-// The GPU backend's row sampling (src/backends/gpu_backend.cpp, src/engine/policy.cpp): 2e9 MACs, 8..64 rows.
-std::int64_t checked_rows(std::int64_t m, std::int64_t n, std::int64_t k) {
-  const double macs_per_row = static_cast<double>(n) * static_cast<double>(k);
-  if (static_cast<double>(m) * macs_per_row <= 2e9 || m <= 8) return m;
-  const auto affordable = static_cast<std::int64_t>(2e9 / macs_per_row);
-  return std::min<std::int64_t>(m, std::max<std::int64_t>(8, std::min<std::int64_t>(affordable, 64)));
+// The GPU backend's reference budget (GpuBackend's constructor, src/backends/gpu_backend.cpp); the rows it checks
+// come from the engine's own rule, reference_rows().
+cktune::DevicePolicy gpu_reference_policy() {
+  cktune::DevicePolicy p;
+  p.reference_macs_budget = 2e9;
+  p.min_sampled_rows = 8;
+  p.max_sampled_rows = 64;
+  return p;
 }
 
 }  // namespace
@@ -37,15 +41,17 @@ int main(int argc, char** argv) {
   const std::int64_t nk[][2] = {{2112, 7168}, {4096, 7168}, {7168, 2048}, {7168, 16384}, {24576, 1536}, {32768, 512}};
   for (const auto& p : nk)
     for (std::int64_t m : ms) {
-      const std::int64_t n = p[0], k = p[1], rows = checked_rows(m, n, k);
-      const bool full = rows == m;
+      const std::int64_t n = p[0], k = p[1];
+      const std::vector<std::int64_t> sampled =
+          reference_rows(m, static_cast<double>(n) * static_cast<double>(k), gpu_reference_policy(), 1);
+      const bool full = sampled.empty();
+      const std::int64_t rows = full ? m : static_cast<std::int64_t>(sampled.size());
       std::vector<float> ref(static_cast<size_t>(rows * n));
       std::vector<std::uint16_t> out(ref.size());
       for (size_t i = 0; i < ref.size(); ++i) {
         ref[i] = static_cast<float>(static_cast<int>(i % 977) - 488) * 0.01f;
         out[i] = float_to_bf16(ref[i]);
       }
-      const std::vector<std::int64_t> sampled = full ? std::vector<std::int64_t>{} : sample_rows(m, rows, 1);
       double med[3];
       const int thread_counts[3] = {0, hw, 1};
       for (int i = 0; i < 3; ++i) {
